@@ -1,0 +1,47 @@
+# cardbake: `make cards` renders the demo catalog, `make test` runs every test.
+# Both install the Debian packages they need first (make deps).
+
+SWIFT        ?= swift
+CATALOG      ?= Input/catalog.json
+OUTPUT       ?= Output
+APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev pkg-config fonts-lato fonts-dejavu-core
+SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+RELEASE_BIN   = $(shell $(SWIFT) build -c release --show-bin-path)/cardbake
+
+.PHONY: all deps build cards test bench clean
+
+all: cards
+
+## deps: install the system packages cardbake needs (apt; sudo when not root)
+deps:
+	@missing=""; \
+	for package in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if ! command -v apt-get >/dev/null 2>&1; then \
+	    echo "error: cardbake needs:$$missing. This system has no apt-get: install libvips (>= 8.14) with its development files, Pango, fontconfig, pkg-config and the Lato fonts with your package manager." >&2; \
+	    exit 1; \
+	  fi; \
+	  echo "Installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+## build: release build of the cardbake binary
+build: deps
+	$(SWIFT) build -c release --product cardbake
+
+## cards: render the demo catalog into Output/
+cards: build
+	$(RELEASE_BIN) build $(CATALOG) --output $(OUTPUT)
+
+## test: every unit and end-to-end test
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## clean: remove the build folder, the cache and what cardbake wrote to Output/
+clean:
+	-[ -x "$(RELEASE_BIN)" ] && $(RELEASE_BIN) clean --output-dir $(OUTPUT)
+	rm -rf .build .cardbake

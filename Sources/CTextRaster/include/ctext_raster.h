@@ -1,0 +1,43 @@
+// Lays out plain text with Pango and rasterizes it into an 8-bit coverage mask.
+//
+// libvips' vips_text() cannot ellipsize to a frame, so cardbake drives Pango directly:
+// the text is passed with pango_layout_set_text (never parsed as markup), and Pango's
+// ellipsizing implements CARD_SPEC.md's overflow rules exactly. Pango's cairo font map is
+// per thread, so workers rasterize in parallel.
+#ifndef CTEXT_RASTER_H
+#define CTEXT_RASTER_H
+
+#include <stddef.h>
+
+typedef struct {
+    const char *text;       // UTF-8 plain text
+    const char *family;     // fontconfig family name, e.g. "Lato Heavy"
+    double size;            // font size in pixels
+    int width;              // frame width in pixels
+    int height;             // frame height in pixels
+    int single_line;        // 1: one line, ellipsized at the width, centred vertically in the frame
+                            // 0: wrapped and justified, lines past the height dropped, the last ellipsized
+    int padding;            // empty pixels added on every side of the frame (room for shadows and overhang)
+} ctext_request;
+
+typedef struct {
+    unsigned char *pixels;  // width × height bytes, rows packed; free with ctext_mask_free
+    int width;              // request width + 2 × padding
+    int height;             // request height + 2 × padding
+    int truncated;          // 1 when an ellipsis was inserted
+} ctext_mask;
+
+/// Returns 0 and fills `mask`, or -1 with `error` set to a message (free with ctext_error_free).
+int ctext_render(const ctext_request *request, ctext_mask *mask, char **error);
+void ctext_mask_free(ctext_mask *mask);
+void ctext_error_free(char *error);
+
+/// 0 when fontconfig knows the family (case-insensitively, among all names a font lists);
+/// then `file` (free with ctext_error_free) is the path of the font file Pango will use for it.
+int ctext_find_family(const char *family, char **file);
+
+/// Registers a font file for this process and returns in `family` (free with ctext_error_free)
+/// the most specific family name it provides. -1 when the file is not a usable font.
+int ctext_register_font_file(const char *path, char **family);
+
+#endif

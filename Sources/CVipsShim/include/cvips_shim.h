@@ -1,0 +1,65 @@
+// Non-variadic wrappers over the libvips calls cardbake uses.
+//
+// Swift cannot call C variadic functions such as vips_gaussblur(in, &out, sigma, NULL), so each
+// wrapper here fixes the optional arguments cardbake needs and exposes them as plain
+// parameters. Every function returns 0 on success and -1 on failure, with the reason in
+// libvips' error buffer, exactly like the call it wraps. Outputs are new references the
+// caller must g_object_unref.
+#ifndef CVIPS_SHIM_H
+#define CVIPS_SHIM_H
+
+#include <vips/vips.h>
+
+/// Starts libvips once per process: VIPS_INIT, the operation cache off (it does not cap memory and can
+/// serve a stale image after a file changes under the same path), the loaders that are not fuzzed
+/// for hostile input blocked, and libvips' warnings kept off stderr (failures still reach the error buffer).
+int cvips_start(const char *argv0);
+
+/// Opens only the header of an encoded image held in memory; read what you need before `buffer` goes.
+/// Used to check the pixel count before any pixel is decoded.
+int cvips_open_header(const void *buffer, size_t length, VipsImage **out);
+
+/// Decodes with shrink-on-load and EXIF auto-rotation to at most `width` pixels wide (never upscales),
+/// colour-managed to sRGB when the source carries a profile; fails on truncation and errors.
+/// Decoding is lazy, so the image keeps its own copy of `buffer` and frees it when it closes.
+int cvips_thumbnail(const void *buffer, size_t length, VipsImage **out, int width);
+
+/// Computes the image into memory, so it can be read any number of times (decoders are sequential).
+int cvips_copy_memory(VipsImage *in, VipsImage **out);
+
+/// Resizes by independent horizontal and vertical factors with the default (lanczos3) kernel.
+int cvips_resize(VipsImage *in, VipsImage **out, double hscale, double vscale);
+
+/// Gaussian blur computed in float precision.
+int cvips_gaussblur(VipsImage *in, VipsImage **out, double sigma);
+
+/// Enlarges to width × height with `in` at (x, y), repeating edge pixels outwards.
+int cvips_embed_extend(VipsImage *in, VipsImage **out, int x, int y, int width, int height);
+
+int cvips_extract_area(VipsImage *in, VipsImage **out, int left, int top, int width, int height);
+int cvips_extract_bands(VipsImage *in, VipsImage **out, int first, int count);
+int cvips_cast(VipsImage *in, VipsImage **out, VipsBandFormat format);
+/// Rounds to the nearest integer (ties to even), keeping the format.
+int cvips_rint(VipsImage *in, VipsImage **out);
+/// Relabels the interpretation without touching pixels (memory images arrive with a guessed one).
+int cvips_copy_interpretation(VipsImage *in, VipsImage **out, VipsInterpretation space);
+int cvips_colourspace(VipsImage *in, VipsImage **out, VipsInterpretation space);
+/// Removes alpha by compositing over an opaque colour given as 0–255 per band.
+int cvips_flatten(VipsImage *in, VipsImage **out, const double *background, int count);
+/// out = in × a + b per band (count values each, or 1 for all bands).
+int cvips_linear(VipsImage *in, VipsImage **out, const double *a, const double *b, int count);
+int cvips_multiply(VipsImage *left, VipsImage *right, VipsImage **out);
+int cvips_bandjoin2(VipsImage *first, VipsImage *second, VipsImage **out);
+int cvips_replicate(VipsImage *in, VipsImage **out, int across, int down);
+int cvips_insert(VipsImage *main, VipsImage *sub, VipsImage **out, int x, int y);
+
+/// Source-over composite of layers[1...] onto layers[0]; layer i (i ≥ 1) is placed at (x[i-1], y[i-1]).
+/// The result is float with an alpha band.
+int cvips_composite_over(VipsImage **layers, int count, const int *x, const int *y, VipsImage **out);
+
+/// Encoders; metadata is stripped. `filter` is a VipsForeignPngFilter bit set.
+int cvips_pngsave(VipsImage *in, void **buffer, size_t *length, int compression, int filter);
+int cvips_jpegsave(VipsImage *in, void **buffer, size_t *length, int quality);
+int cvips_webpsave(VipsImage *in, void **buffer, size_t *length, int quality);
+
+#endif

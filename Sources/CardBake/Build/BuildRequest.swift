@@ -1,0 +1,46 @@
+import Foundation
+
+/// Everything a build needs to know; the CLI turns flags into one of these.
+public struct BuildRequest: Sendable {
+    public var catalog: URL
+    public var output: URL
+    /// The cache folder; nil builds without reading or keeping a cache (`--no-cache`).
+    public var cache: URL?
+    /// Cards rendered at once, each on its own thread.
+    public var jobs: Int
+    /// Images declaring more pixels are refused before decoding.
+    public var maxPixels: Int
+    /// Replace every card's scales (`--scales`).
+    public var scales: [Int]?
+    /// Replace every card's format (`--format`).
+    public var format: OutputFormat.Kind?
+
+    public init(catalog: URL, output: URL, cache: URL?, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                maxPixels: Int = 100_000_000, scales: [Int]? = nil, format: OutputFormat.Kind? = nil) {
+        self.catalog = catalog
+        self.output = output
+        self.cache = cache
+        self.jobs = jobs
+        self.maxPixels = maxPixels
+        self.scales = scales
+        self.format = format
+    }
+
+    /// The catalog as this request builds it: loaded, validated, with the overrides applied.
+    public func loadCatalog() throws -> Catalog {
+        var catalog = try CatalogLoader.load(from: self.catalog)
+        for index in catalog.cards.indices {
+            if let scales { catalog.cards[index].style.scales = scales }
+            if let format { catalog.cards[index].style.output.kind = format }
+        }
+        return catalog
+    }
+}
+
+/// Progress of a running build, for a progress bar or log lines.
+public enum BuildEvent: Sendable {
+    /// Planning is done: `total` cards, of which `toRender` need rendering.
+    case planned(total: Int, toRender: Int)
+    /// A card needing work finished (rendered or failed); `done` of `toRender`.
+    case finished(BuildReport.CardResult, done: Int, of: Int)
+}

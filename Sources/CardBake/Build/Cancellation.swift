@@ -1,0 +1,24 @@
+import Synchronization
+
+/// A flag a signal handler sets and workers poll between steps; cancelled work leaves nothing half written.
+public final class Cancellation: Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    public init() {}
+
+    public var isCancelled: Bool { flag.load(ordering: .acquiring) }
+
+    public func cancel() {
+        flag.store(true, ordering: .releasing)
+    }
+
+    /// Throws ``BuildCancelled`` once cancelled.
+    func check() throws(BuildCancelled) {
+        if isCancelled { throw BuildCancelled() }
+    }
+}
+
+/// The build was cancelled (SIGINT or SIGTERM); nothing in `Output/` was changed.
+public struct BuildCancelled: Error, Sendable, CustomStringConvertible {
+    public var description: String { "build cancelled; Output/ was left as it was" }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// Removes what cardbake wrote, and nothing else.
+public enum OutputCleaner {
+    /// Removes the cards the manifest names and the manifest itself, then `cards/` if it is empty.
+    public static func removeOutput(at directory: URL) throws {
+        let manifestURL = directory.appendingPathComponent("manifest.json")
+        guard let manifest = Manifest.read(from: manifestURL) else { return }
+        let writer = OutputWriter(directory: directory, store: InMemoryArtifactStore(), statCache: StatCache(loadingFrom: nil))
+        _ = writer.prune(previous: manifest, current: Manifest(generator: "", cards: []))
+        try FileManager.default.removeItem(at: manifestURL)
+        let cards = directory.appendingPathComponent("cards")
+        if (try? FileManager.default.contentsOfDirectory(atPath: cards.path))?.isEmpty == true {
+            try FileManager.default.removeItem(at: cards)
+        }
+    }
+
+    /// Removes the cache folder.
+    public static func removeCache(at directory: URL) throws {
+        guard FileManager.default.fileExists(atPath: directory.path) else { return }
+        try FileManager.default.removeItem(at: directory)
+    }
+}

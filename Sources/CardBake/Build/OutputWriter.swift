@@ -1,0 +1,88 @@
+import Foundation
+
+/// Brings the output folder in line with a finished build: copies each card's bitmaps out of the
+/// content-addressed store (skipping files already up to date), removes files of cards that left
+/// the catalog, and replaces the manifest atomically.
+struct OutputWriter: Sendable {
+    let directory: URL
+    let store: any ArtifactStoring
+    let statCache: StatCache
+
+    var manifestURL: URL { directory.appendingPathComponent("manifest.json") }
+
+    /// Relative path of a card's bitmap at one scale.
+    static func file(for card: Card, scale: Int) -> String {
+        "cards/\(card.id)@\(scale)x.\(card.style.output.kind.fileExtension)"
+    }
+
+    /// Writes one card's files and returns its manifest entry.
+    func write(_ plan: CardPlan, images: [Int: RenderedImageRecord]) throws -> Manifest.Entry {
+        let card = plan.card
+        var entries: [String: Manifest.Image] = [:]
+        for scale in card.style.scales {
+            guard let record = images[scale] else {
+                throw OutputError.missingImage(cardID: card.id, scale: scale)
+            }
+            let file = Self.file(for: card, scale: scale)
+            try materialize(record.blob, at: directory.appendingPathComponent(file))
+            entries[Manifest.scaleName(scale)] = Manifest.Image(file: file, width: record.width, height: record.height,
+                                                                bytes: record.bytes, sha256: record.blob)
+        }
+        guard let facts = images.values.first?.card else {
+            throw OutputError.missingImage(cardID: card.id, scale: card.style.scales.first ?? 1)
+        }
+        return Manifest.Entry(id: card.id, title: card.title, description: card.description,
+                              size: Manifest.Size(width: facts.width, height: facts.height), key: plan.key,
+                              placeholder: Manifest.Placeholder(color: facts.placeholder),
+                              images: entries, inputs: plan.inputs)
+    }
+
+    /// Removes the files `previous` named that `current` does not: only files cardbake wrote.
+    func prune(previous: Manifest?, current: Manifest) -> [String] {
+        guard let previous else { return [] }
+        let stale = previous.files.subtracting(current.files).filter(Self.isCardFile).sorted()
+        for file in stale {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(file))
+        }
+        return stale
+    }
+
+    /// Writes the manifest unless the file already holds the same bytes. Returns whether it wrote.
+    @discardableResult
+    func writeManifest(_ manifest: Manifest) throws -> Bool {
+        let data = try manifest.encoded()
+        if (try? Data(contentsOf: manifestURL)) == data { return false }
+        try AtomicFileWriter.write(data, to: manifestURL)
+        return true
+    }
+
+    private func materialize(_ blob: Digest, at url: URL) throws {
+        if (try? statCache.digest(ofFileAt: url)) == blob { return }
+        guard let data = store.blob(blob) else {
+            throw OutputError.missingBlob(blob)
+        }
+        try AtomicFileWriter.write(data, to: url)
+        try statCache.record(blob, forFileAt: url)
+    }
+
+    /// A manifest read from disk could name anything; only plain names inside `cards/` are removed.
+    private static func isCardFile(_ file: String) -> Bool {
+        let parts = file.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts[0] == "cards" && !parts[1].isEmpty && !parts[1].hasPrefix(".")
+    }
+}
+
+/// The output folder could not be brought up to date.
+enum OutputError: Error, Sendable, CustomStringConvertible {
+    case missingImage(cardID: String, scale: Int)
+    case missingBlob(Digest)
+
+    var description: String {
+        switch self {
+        case let .missingImage(cardID, scale):
+            "card \"\(cardID)\" has no \(scale)x image after rendering"
+        case let .missingBlob(digest):
+            "the cache lost the bitmap \(digest) before it was copied to the output; run the build again"
+        }
+    }
+}

@@ -1,0 +1,42 @@
+extension Style {
+    /// A digest of every value that decides a card's pixels and encoding at a given scale (all but
+    /// `scales`), with each font's resolved family and file content in place of its name.
+    func fingerprint(fonts: ResolvedFonts) -> Digest {
+        var key = Fingerprint(domain: "style")
+        key.add("cardWidth", cardWidth)
+        key.add("textAreaHeight", textAreaHeight)
+        key.add("format", output.kind.rawValue)
+        key.add("quality", output.quality)
+        key.add("compression", output.pngCompression)
+        key.add("blur.radius", blur.radius)
+        key.add("blur.saturation", blur.saturation)
+        key.add("blur.tint", blur.tint.fingerprintValue)
+        title.add(to: &key, as: "title", font: fonts.title)
+        description.add(to: &key, as: "description", font: fonts.description)
+        key.add("border.width", border.width)
+        key.add("border.color", border.color.fingerprintValue)
+        return key.digest
+    }
+}
+
+extension TextStyle {
+    func add(to key: inout Fingerprint, as name: String, font: ResolvedFont) {
+        key.add("\(name).family", font.family)
+        key.add("\(name).fontFile", font.digest)
+        key.add("\(name).size", size)
+        key.add("\(name).color", color.fingerprintValue)
+        if let shadow {
+            key.add("\(name).shadow.color", shadow.color.fingerprintValue)
+            key.add("\(name).shadow.offsetX", shadow.offsetX)
+            key.add("\(name).shadow.offsetY", shadow.offsetY)
+            key.add("\(name).shadow.radius", shadow.radius)
+        } else {
+            key.add("\(name).shadow", String?.none)
+        }
+    }
+}
+
+extension Color {
+    /// Exact text for keys: the 8-bit channels and the alpha as a full-precision number.
+    var fingerprintValue: String { "\(red),\(green),\(blue),\(alpha)" }
+}

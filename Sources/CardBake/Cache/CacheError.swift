@@ -1,0 +1,34 @@
+import Glibc
+
+/// A failure of the cache subsystem or of an atomic file write, naming the path and the cause.
+///
+/// Reads from a cache store never throw this: an unreadable or damaged entry is a miss.
+public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A file could not be opened, examined or read; `errno` is the system's error code.
+    case cannotRead(path: String, errno: Int32)
+    /// A file could not be written or moved into place; `errno` is the system's error code.
+    case cannotWrite(path: String, errno: Int32)
+    /// A missing directory could not be created; `errno` is the system's error code.
+    case cannotCreateDirectory(path: String, errno: Int32)
+    /// A cache directory's `VERSION` file names a layout this version of cardbake does not read.
+    case incompatibleStore(path: String, found: String)
+
+    public var description: String {
+        switch self {
+        case let .cannotRead(path, code):
+            "Could not read \"\(path)\": \(Self.text(of: code))."
+        case let .cannotWrite(path, code):
+            "Could not write \"\(path)\": \(Self.text(of: code))."
+        case let .cannotCreateDirectory(path, code):
+            "Could not create the directory \"\(path)\": \(Self.text(of: code))."
+        case let .incompatibleStore(path, found):
+            "The cache directory \"\(path)\" has the layout \"\(found)\", which this version of cardbake "
+                + "does not read; delete the directory to start again with an empty cache."
+        }
+    }
+
+    /// The system's text for an `errno` value, e.g. "No such file or directory".
+    private static func text(of code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// Remembers files' SHA-256 digests by path and `stat`, so that unchanged files are not read again.
+///
+/// An entry holds the file's size, modification time, inode and change time (all to the
+/// nanosecond), its digest, and the moment it was recorded. It is used only when the file's
+/// current `stat` still matches *and* the entry is not "racy": both times must be more than
+/// ``racyMargin`` older than the moment of recording. Otherwise a write landing in the same
+/// timestamp tick as the one hashed (up to 2 s on some file systems), with the same size, could
+/// go unnoticed, as git's "racily clean" entries can. A racy entry is re-hashed, and the new
+/// entry, recorded later, is trusted from then on.
+///
+/// Safe to use from many threads. Paths are made absolute and lexically normalised; symbolic
+/// links are followed but not resolved, so two paths to one file have two entries.
+public final class StatCache: Sendable {
+    /// How much older than the moment of recording a file's times must be for its entry to be trusted: 2 s, in nanoseconds.
+    static let racyMargin: Int64 = 2_000_000_000
+
+    /// What is known about one file.
+    struct Entry: Equatable, Sendable {
+        var status: FileStatus
+        var digest: Digest
+        /// When the entry was made, in nanoseconds since 1970, taken before the file was examined.
+        var recordedAt: Int64
+
+        /// Whether any later write to the file must have changed its status.
+        var isTrusted: Bool {
+            let threshold = recordedAt - StatCache.racyMargin
+            return status.modificationTime < threshold && status.changeTime < threshold
+        }
+    }
+
+    private struct State {
+        var entries: [String: Entry]
+        /// Counts changes to `entries`; `save(to:)` writes only when it moved since the last load or save.
+        var generation = 0
+        var savedGeneration = 0
+        var hits = 0
+        var misses = 0
+    }
+
+    private let state: Mutex<State>
+    private let clock: @Sendable () -> Int64
+
+    /// A cache holding the entries saved in `file`; empty if `file` is nil, missing, unreadable,
+    /// damaged or of another format version.
+    public convenience init(loadingFrom file: URL?) {
+        self.init(loadingFrom: file, clock: StatCache.currentTime)
+    }
+
+    /// As the public initialiser, with `clock` (nanoseconds since 1970) standing in for the system's.
+    init(loadingFrom file: URL?, clock: @escaping @Sendable () -> Int64) {
+        let saved = file.flatMap { try? ReadableFile(path: $0.fileSystemPath).readToEnd() }
+        state = Mutex(State(entries: saved.flatMap(Self.decodeEntries) ?? [:]))
+        self.clock = clock
+    }
+
+    /// The SHA-256 of the file's bytes: the recorded digest when the file's `stat` matches a trusted
+    /// entry (a hit), otherwise read and hashed now and recorded (a miss).
+    ///
+    /// - Throws: ``CacheError/cannotRead(path:errno:)`` naming the file, e.g. when it does not exist.
+    public func digest(ofFileAt url: URL) throws -> Digest {
+        let path = url.fileSystemPath
+        let status = try FileStatus(path: path)
+        let recorded: Digest? = state.withLock { state in
+            guard let entry = state.entries[path], entry.status == status, entry.isTrusted else {
+                state.misses += 1
+                return nil
+            }
+            state.hits += 1
+            return entry.digest
+        }
+        if let recorded { return recorded }
+
+        let recordedAt = clock()
+        let file = try ReadableFile(path: path)
+        let entry = Entry(status: try file.status(), digest: try Digest.sha256(of: file), recordedAt: recordedAt)
+        remember(entry, forPath: path)
+        return entry.digest
+    }
+
+    /// Records the digest of bytes the caller has just written to `url` (an output file, say), so
+    /// that they need not be read back.
+    ///
+    /// The entry is racy until it is re-recorded more than ``racyMargin`` after the file was last
+    /// changed, so the next lookup still reads the file once.
+    ///
+    /// - Throws: ``CacheError/cannotRead(path:errno:)`` if the file cannot be examined.
+    public func record(_ digest: Digest, forFileAt url: URL) throws {
+        let path = url.fileSystemPath
+        let recordedAt = clock()
+        remember(Entry(status: try FileStatus(path: path), digest: digest, recordedAt: recordedAt), forPath: path)
+    }
+
+    /// Writes the entries to `file` atomically, or nothing if none changed since they were loaded or last saved.
+    ///
+    /// - Throws: the errors of ``AtomicFileWriter/write(_:to:)``.
+    public func save(to file: URL) throws {
+        let snapshot: (entries: [String: Entry], generation: Int)? = state.withLock { state in
+            state.generation == state.savedGeneration ? nil : (state.entries, state.generation)
+        }
+        guard let snapshot else { return }
+        try AtomicFileWriter.write(Self.encode(snapshot.entries), to: file)
+        state.withLock { $0.savedGeneration = max($0.savedGeneration, snapshot.generation) }
+    }
+
+    /// Lookups answered from an entry without reading the file.
+    public var hits: Int {
+        state.withLock { $0.hits }
+    }
+
+    /// Lookups that had to read the file: no entry, a changed `stat`, or a racy entry.
+    public var misses: Int {
+        state.withLock { $0.misses }
+    }
+
+    /// The number of files with an entry.
+    public var count: Int {
+        state.withLock { $0.entries.count }
+    }
+
+    private func remember(_ entry: Entry, forPath path: String) {
+        state.withLock { state in
+            if state.entries.updateValue(entry, forKey: path) != entry {
+                state.generation += 1
+            }
+        }
+    }
+
+    /// The system's wall-clock time in nanoseconds since 1970, the clock file times are set from.
+    static func currentTime() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return now.nanoseconds
+    }
+}

@@ -1,0 +1,8 @@
+import Foundation
+
+extension URL {
+    /// The absolute, lexically normalised path handed to system calls and used as a stat-cache key.
+    var fileSystemPath: String {
+        standardizedFileURL.path(percentEncoded: false)
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+/// A validated card catalog: the cards to render, in catalog order, each with its resolved style.
+///
+/// Obtain one with ``CatalogLoader/load(from:)``; every value in it has passed validation,
+/// so image paths are absolute, ids are unique and safe as file names, and styles are complete.
+public struct Catalog: Sendable, Equatable {
+    /// The catalog file this was read from.
+    public var file: URL
+    /// The catalog-wide style (defaults of CARD_SPEC.md overridden by the catalog's `style` block).
+    public var style: Style
+    /// The cards in catalog order.
+    public var cards: [Card]
+
+    public init(file: URL, style: Style, cards: [Card]) {
+        self.file = file
+        self.style = style
+        self.cards = cards
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+/// Everything that decides how a card looks and is encoded. The defaults are CARD_SPEC.md.
+///
+/// Lengths are in points; a card rendered at scale `s` multiplies them by `s`.
+public struct Style: Sendable, Hashable {
+    /// W: the card's width in points (1...2048).
+    public var cardWidth: Double = 320
+    /// T: height of the text area below the feature image, in points (0...4096).
+    public var textAreaHeight: Double = 300
+    /// Scales to render, ascending and without repeats, each 1...4.
+    public var scales: [Int] = [1, 2, 3]
+    public var output: OutputFormat = OutputFormat()
+    public var blur: BlurStyle = BlurStyle()
+    public var title: TextStyle = .defaultTitle
+    public var description: TextStyle = .defaultDescription
+    public var border: BorderStyle = BorderStyle()
+
+    public init() {}
+}
+
+/// The encoder and its settings.
+public struct OutputFormat: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case png, jpeg, webp
+
+        /// File name extension of the encoded images.
+        public var fileExtension: String {
+            switch self {
+            case .png: "png"
+            case .jpeg: "jpg"
+            case .webp: "webp"
+            }
+        }
+    }
+
+    /// Catalog key `format`.
+    public var kind: Kind = .png
+    /// Catalog key `quality`: 1...100, used by JPEG and WebP.
+    public var quality: Int = 85
+    /// Catalog key `compression`: PNG zlib level 0...9.
+    public var pngCompression: Int = 6
+
+    public init() {}
+}
+
+/// The background effect: blur, then saturation, then a tint (CARD_SPEC.md, "Background effect").
+public struct BlurStyle: Sendable, Hashable {
+    /// Gaussian sigma in points (0...100); 0 turns the blur off.
+    public var radius: Double = 30
+    /// Saturation factor (0...4): 1 leaves colours, 0 makes gray, 1.8 is the default boost.
+    public var saturation: Double = 1.8
+    /// Source-over fill applied last.
+    public var tint: Color = Color(red: 128, green: 128, blue: 128, alpha: 0.3)
+
+    public init() {}
+}
+
+/// A drop shadow under text.
+public struct ShadowStyle: Sendable, Hashable {
+    public var color: Color = Color(red: 0, green: 0, blue: 0, alpha: 0.3)
+    /// Offset in points (each -100...100); positive y moves the shadow down.
+    public var offsetX: Double = 0
+    public var offsetY: Double = 2
+    /// Blur radius in points (0...100), as UIKit's `shadowBlurRadius`.
+    public var radius: Double = 3
+
+    public init(color: Color = Color(red: 0, green: 0, blue: 0, alpha: 0.3),
+                offsetX: Double = 0, offsetY: Double = 2, radius: Double = 3) {
+        self.color = color
+        self.offsetX = offsetX
+        self.offsetY = offsetY
+        self.radius = radius
+    }
+}
+
+/// How a title or description is drawn.
+public struct TextStyle: Sendable, Hashable {
+    /// A font family as fontconfig names it, e.g. `Lato Heavy`. With `fontFile`, the family that file provides is used instead.
+    public var font: String
+    /// A font file (absolute once validated; relative to the catalog's folder in JSON).
+    public var fontFile: URL?
+    /// Size in points (1...200).
+    public var size: Double
+    public var color: Color = .white
+    /// nil draws no shadow.
+    public var shadow: ShadowStyle?
+
+    public init(font: String, fontFile: URL? = nil, size: Double, color: Color = .white, shadow: ShadowStyle?) {
+        self.font = font
+        self.fontFile = fontFile
+        self.size = size
+        self.color = color
+        self.shadow = shadow
+    }
+
+    public static let defaultTitle = TextStyle(font: "Lato Heavy", size: 30, shadow: ShadowStyle(offsetY: 2))
+    public static let defaultDescription = TextStyle(font: "Lato Medium", size: 16, shadow: ShadowStyle(offsetY: 1))
+}
+
+/// The hairline inside the card's edge.
+public struct BorderStyle: Sendable, Hashable {
+    /// Width in points (0...100); 0 draws no border.
+    public var width: Double = 1
+    /// HSB(0, 0, 0.85) at 20 %.
+    public var color: Color = Color(red: 0xD9, green: 0xD9, blue: 0xD9, alpha: 0.2)
+
+    public init() {}
+}

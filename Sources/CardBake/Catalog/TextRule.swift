@@ -1,0 +1,48 @@
+/// What a catalog text (a title, a description, a font name) may contain.
+///
+/// Lengths and positions count Unicode scalars: a limit on grapheme clusters would let a single
+/// "character" carry any number of combining marks.
+struct TextRule: Sendable {
+    var maximumLength: Int
+    var allowsEmpty: Bool
+    /// Whether line feed and tab are allowed; every other control character (U+0000–U+001F, U+007F) never is.
+    var allowsLineFeedAndTab: Bool
+
+    static let title = TextRule(maximumLength: 1_000, allowsEmpty: true, allowsLineFeedAndTab: false)
+    static let description = TextRule(maximumLength: 1_000_000, allowsEmpty: true, allowsLineFeedAndTab: true)
+    static let fontName = TextRule(maximumLength: 200, allowsEmpty: false, allowsLineFeedAndTab: false)
+
+    /// What the rule allows, for messages: `a string of at most 1000 characters without control characters`.
+    var allowed: String {
+        let length = allowsEmpty ? "at most \(maximumLength)" : "1 to \(maximumLength)"
+        let controls = allowsLineFeedAndTab ? "control characters other than line feed and tab" : "control characters"
+        return "a string of \(length) characters without \(controls)"
+    }
+
+    /// A message for the first way `text` breaks the rule, or nil if it follows it.
+    func problem(with text: String) -> String? {
+        var length = 0
+        var firstControl: (scalar: Unicode.Scalar, position: Int)?
+        for scalar in text.unicodeScalars {
+            length += 1
+            if firstControl == nil, isForbidden(scalar) {
+                firstControl = (scalar, length)
+            }
+        }
+        if length == 0, !allowsEmpty {
+            return "the string is empty; allowed: \(allowed)."
+        }
+        if length > maximumLength {
+            return "the text is \(length) characters long; allowed: \(allowed)."
+        }
+        if let (scalar, position) = firstControl {
+            return "contains the control character \(MessageText.describe(scalar)) at character \(position); allowed: \(allowed)."
+        }
+        return nil
+    }
+
+    private func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+        guard MessageText.controlCharacterName(scalar) != nil else { return false }
+        return !(allowsLineFeedAndTab && (scalar == "\n" || scalar == "\t"))
+    }
+}

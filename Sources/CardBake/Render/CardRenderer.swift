@@ -1,0 +1,83 @@
+import Vips
+
+/// Composes one card at one scale into an opaque 8-bit sRGB bitmap, in CARD_SPEC.md's paint order:
+/// background, feature image, gradient, title, description, border.
+struct CardRenderer {
+    let layout: CardLayout
+    let style: Style
+    let title: TextLabel
+    let description: TextLabel
+
+    init(card: Card, layout: CardLayout, fonts: ResolvedFonts) {
+        self.layout = layout
+        self.style = card.style
+        title = TextLabel(text: card.title, style: card.style.title, family: fonts.title.family,
+                          frame: layout.title, mode: .singleLine)
+        description = TextLabel(text: card.description, style: card.style.description,
+                                family: fonts.description.family, frame: layout.description, mode: .wrapped)
+    }
+
+    /// `source` is the decoded image (8-bit sRGB, alpha allowed); `background` the card's effect.
+    func render(source: VipsImage, background: BackgroundImage, scale: Int) throws(RenderError) -> VipsImage {
+        let card = layout.card.pixels(atScale: scale)
+        let feature = layout.feature.pixels(atScale: scale)
+        do {
+            var layers = [CompositeLayer(image: try source.resized(toWidth: feature.width, height: feature.height)
+                                            .labelledSRGB(), x: 0, y: 0)]
+            if let gradient = try gradientLayer(feature: feature, scale: scale) {
+                layers.append(gradient)
+            }
+            layers += try title.layers(atScale: scale)
+            layers += try description.layers(atScale: scale)
+            layers += try borderLayers(card: card, scale: scale)
+            return try background.scaled(toWidth: card.width, height: card.height)
+                .compositing(layers.map { ($0.image, $0.x, $0.y) })
+                .extractBands(0, count: 3)
+                .roundedToUInt8()
+                .labelledSRGB()
+        } catch let error as RenderError {
+            throw error
+        } catch let error as VipsError {
+            throw .vips(error)
+        } catch {
+            throw .text("\(error)")
+        }
+    }
+
+    /// Black over the feature: alpha 0 down to its vertical middle, rising linearly to 1 at its bottom edge.
+    private func gradientLayer(feature: PixelRect, scale: Int) throws(VipsError) -> CompositeLayer? {
+        let s = Double(scale)
+        let middle = layout.feature.height / 2
+        let alphas = (0..<feature.height).map { row -> Float in
+            let y = (Double(row) + 0.5) / s
+            return Float(min(max((y - middle) / middle, 0), 1) * 255)
+        }
+        guard let first = alphas.firstIndex(where: { $0 > 0 }) else { return nil }
+        let column: [Float] = alphas[first...].flatMap { [0, 0, 0, $0] }
+        let image = try VipsImage.fromPixels(column, width: 1, height: alphas.count - first, bands: 4)
+            .replicated(across: feature.width, down: 1)
+            .labelledSRGB()
+        return CompositeLayer(image: image, x: feature.x, y: feature.y + first)
+    }
+
+    /// The hairline inside the card's edge as four strips that do not overlap.
+    private func borderLayers(card: PixelRect, scale: Int) throws(VipsError) -> [CompositeLayer] {
+        let border = style.border
+        guard border.width > 0, border.color.alpha > 0 else { return [] }
+        let thickness = min(max(1, Int((border.width * Double(scale)).rounded())), card.width / 2, card.height / 2)
+        guard thickness > 0 else { return [] }
+        let rgba = [Float(border.color.red), Float(border.color.green), Float(border.color.blue),
+                    Float(border.color.alpha * 255)]
+        let inner = card.height - 2 * thickness
+        let strips = [
+            PixelRect(x: 0, y: 0, width: card.width, height: thickness),
+            PixelRect(x: 0, y: card.height - thickness, width: card.width, height: thickness),
+            PixelRect(x: 0, y: thickness, width: thickness, height: inner),
+            PixelRect(x: card.width - thickness, y: thickness, width: thickness, height: inner),
+        ]
+        return try strips.filter { !$0.isEmpty }.map { (strip) throws(VipsError) -> CompositeLayer in
+            CompositeLayer(image: try VipsImage.filled(width: strip.width, height: strip.height, with: rgba)
+                            .labelledSRGB(), x: strip.x, y: strip.y)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import CTextRaster
+import Foundation
+import Synchronization
+
+/// A text style's font as it will be drawn: the family Pango is asked for and the file behind it,
+/// whose content is part of every card key that uses it.
+public struct ResolvedFont: Sendable, Hashable {
+    public let family: String
+    public let file: URL
+    public let digest: Digest
+}
+
+/// The fonts of one card.
+public struct ResolvedFonts: Sendable, Hashable {
+    public let title: ResolvedFont
+    public let description: ResolvedFont
+}
+
+/// Finds the font file behind each family or registers a style's own font file, once per build.
+///
+/// Font files are registered with fontconfig for the whole process; resolve every card's fonts
+/// before worker threads start drawing text, so their font maps see the registered files.
+public final class FontResolver: Sendable {
+    private let resolved = Mutex<[String: Result<ResolvedFont, RenderError>]>([:])
+
+    public init() {}
+
+    public func fonts(for style: Style) throws(RenderError) -> ResolvedFonts {
+        ResolvedFonts(title: try font(for: style.title), description: try font(for: style.description))
+    }
+
+    public func font(for style: TextStyle) throws(RenderError) -> ResolvedFont {
+        let request = style.fontFile.map { "file:" + $0.path } ?? "family:" + style.font
+        if let known = resolved.withLock({ $0[request] }) {
+            return try known.get()
+        }
+        let result = Result { () throws(RenderError) -> ResolvedFont in
+            if let file = style.fontFile {
+                return try Self.register(file)
+            }
+            return try Self.find(style.font)
+        }
+        resolved.withLock { $0[request] = result }
+        return try result.get()
+    }
+
+    private static func find(_ family: String) throws(RenderError) -> ResolvedFont {
+        var path: UnsafeMutablePointer<CChar>?
+        guard ctext_find_family(family, &path) == 0, let path else {
+            throw .unknownFont(family: family)
+        }
+        defer { ctext_error_free(path) }
+        let file = URL(fileURLWithPath: String(cString: path))
+        return ResolvedFont(family: family, file: file, digest: try digest(of: file))
+    }
+
+    private static func register(_ file: URL) throws(RenderError) -> ResolvedFont {
+        let digest = try digest(of: file)
+        var family: UnsafeMutablePointer<CChar>?
+        guard ctext_register_font_file(file.path, &family) == 0, let family else {
+            throw .unusableFontFile(path: file.path, reason: "it is not a font fontconfig can read")
+        }
+        defer { ctext_error_free(family) }
+        return ResolvedFont(family: String(cString: family), file: file, digest: digest)
+    }
+
+    private static func digest(of file: URL) throws(RenderError) -> Digest {
+        do {
+            return try Digest.sha256(ofFileAt: file)
+        } catch {
+            throw .unusableFontFile(path: file.path, reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Vips
+
+/// Why a card could not be rendered. Messages are sentences a user can act on.
+public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The image file could not be read.
+    case unreadableImage(path: String, reason: String)
+    /// libvips could not decode the image (truncated, corrupt, unsupported or blocked format).
+    case undecodableImage(path: String, reason: String)
+    /// The image declares more pixels than the limit; refused before decoding.
+    case tooManyPixels(path: String, width: Int, height: Int, limit: Int)
+    /// The image's bytes changed between planning and rendering.
+    case imageChanged(path: String)
+    /// The style names a font family that no installed font provides.
+    case unknownFont(family: String)
+    /// A style's font file is missing or is not a font.
+    case unusableFontFile(path: String, reason: String)
+    case text(String)
+    case vips(VipsError)
+
+    public var description: String {
+        switch self {
+        case let .unreadableImage(path, reason):
+            "cannot read image \(path): \(reason)."
+        case let .undecodableImage(path, reason):
+            "cannot decode image \(path): \(reason)."
+        case let .tooManyPixels(path, width, height, limit):
+            "image \(path) is \(width) × \(height) pixels, over the limit of \(limit) pixels; raise it with --max-pixels if the image is trusted."
+        case let .imageChanged(path):
+            "image \(path) changed while the build was running; run the build again."
+        case let .unknownFont(family):
+            "no installed font provides the family \"\(family)\"; install it or name a font file with fontFile (`fc-list : family` lists the families)."
+        case let .unusableFontFile(path, reason):
+            "font file \(path) cannot be used: \(reason)."
+        case let .text(message):
+            "text layout failed: \(message)."
+        case let .vips(error):
+            "image processing failed: \(error)."
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import CVips
+import CVipsShim
+import Foundation
+
+/// libvips, started once per process.
+public enum Vips {
+    private static let startup: Result<Void, VipsError> = {
+        if cvips_start(CommandLine.arguments.first ?? "cardbake") != 0 {
+            return .failure(VipsError.fromBuffer(operation: "start"))
+        }
+        return .success(())
+    }()
+
+    /// Starts libvips (first call only): operation cache off, untrusted loaders blocked.
+    /// Call before starting any thread that uses libvips. Throws if libvips cannot start.
+    public static func start() throws(VipsError) {
+        try startup.get()
+    }
+
+    /// The libvips version, e.g. `8.14.1`.
+    public static var version: String {
+        String(cString: vips_version_string())
+    }
+
+    /// How many threads libvips itself uses inside one operation (per image being computed).
+    public static var concurrency: Int {
+        get { Int(vips_concurrency_get()) }
+        set { vips_concurrency_set(Int32(newValue)) }
+    }
+
+    /// Frees libvips' per-thread state. Threads libvips did not create call this before they end.
+    public static func threadShutdown() {
+        vips_thread_shutdown()
+    }
+}

@@ -1,0 +1,61 @@
+import CVips
+import CVipsShim
+import Foundation
+
+/// What an encoded image declares in its header, read without decoding pixels.
+public struct VipsImageHeader: Sendable, Equatable {
+    /// Size as the image is shown: EXIF orientations 5–8 swap the stored width and height.
+    public var width: Int
+    public var height: Int
+    /// The libvips loader that recognised the bytes, e.g. `jpegload_buffer`.
+    public var loader: String
+}
+
+extension VipsImage {
+    /// Reads only the header of an encoded image (JPEG, PNG, WebP, TIFF, GIF, HEIF, …).
+    public static func header(of encoded: Data) throws(VipsError) -> VipsImageHeader {
+        let image = try make("load") { out in
+            encoded.withUnsafeBytes { cvips_open_header($0.baseAddress, $0.count, out) }
+        }
+        let loader = image.stringField("vips-loader") ?? "unknown loader"
+        let swapsAxes = (5...8).contains(image.intField("orientation") ?? 1)
+        return VipsImageHeader(width: swapsAxes ? image.height : image.width,
+                               height: swapsAxes ? image.width : image.height,
+                               loader: loader)
+    }
+
+    /// Decodes once with shrink-on-load and EXIF orientation applied, to at most `maxWidth` pixels
+    /// wide (never upscaled), then normalises to 8-bit sRGB with 3 bands, plus alpha when the source has it.
+    /// The result is in memory: derive any number of images from it.
+    /// Embedded ICC profiles are honoured; CMYK, gray, 16-bit and palette sources all arrive as 8-bit sRGB.
+    public static func decode(_ encoded: Data, maxWidth: Int) throws(VipsError) -> VipsImage {
+        let decoded = try make("thumbnail") { out in
+            encoded.withUnsafeBytes { cvips_thumbnail($0.baseAddress, $0.count, out, Int32(maxWidth)) }
+        }
+        let srgb = try decoded.colourspace(VIPS_INTERPRETATION_sRGB)
+        let eightBit = srgb.format == VIPS_FORMAT_UCHAR ? srgb : try srgb.cast(to: VIPS_FORMAT_UCHAR)
+        // Keep colour and at most one alpha band (some TIFFs carry extra bands).
+        let wanted = eightBit.hasAlpha ? 4 : 3
+        let bands = eightBit.bands == wanted ? eightBit : try eightBit.extractBands(0, count: min(wanted, eightBit.bands))
+        return try make("copy_memory") { cvips_copy_memory(bands.pointer, $0) }
+    }
+
+    private func intField(_ name: String) -> Int? {
+        guard vips_image_get_typeof(pointer, name) != 0 else { return nil }
+        var value: Int32 = 0
+        guard vips_image_get_int(pointer, name, &value) == 0 else {
+            vips_error_clear()
+            return nil
+        }
+        return Int(value)
+    }
+
+    private func stringField(_ name: String) -> String? {
+        var value: UnsafePointer<CChar>?
+        guard vips_image_get_string(pointer, name, &value) == 0, let value else {
+            vips_error_clear()
+            return nil
+        }
+        return String(cString: value)
+    }
+}

@@ -1,0 +1,41 @@
+import CVips
+import Foundation
+
+extension VipsImage {
+    /// An image over a copy of `pixels`: `width × height` pixels of `bands` interleaved samples.
+    public static func fromPixels<Sample: VipsSample>(_ pixels: [Sample], width: Int, height: Int, bands: Int) throws(VipsError) -> VipsImage {
+        precondition(pixels.count == width * height * bands, "pixel count does not match the size")
+        return try make("new_from_memory_copy") { out in
+            out.pointee = pixels.withUnsafeBytes { bytes in
+                vips_image_new_from_memory_copy(bytes.baseAddress, bytes.count, Int32(width), Int32(height),
+                                                Int32(bands), Sample.bandFormat)
+            }
+            return out.pointee == nil ? -1 : 0
+        }
+    }
+
+    /// Computes the image and returns its samples, interleaved, row by row, converted to `Sample`.
+    public func pixels<Sample: VipsSample>(as _: Sample.Type = Sample.self) throws(VipsError) -> [Sample] {
+        let converted = format == Sample.bandFormat ? self : try cast(to: Sample.bandFormat)
+        var size = 0
+        guard let memory = vips_image_write_to_memory(converted.pointer, &size) else {
+            throw VipsError.fromBuffer(operation: "write_to_memory")
+        }
+        defer { g_free(memory) }
+        let count = size / MemoryLayout<Sample>.stride
+        return Array(UnsafeBufferPointer(start: memory.bindMemory(to: Sample.self, capacity: count), count: count))
+    }
+}
+
+/// A pixel sample type libvips can hold.
+public protocol VipsSample: BitwiseCopyable {
+    static var bandFormat: VipsBandFormat { get }
+}
+
+extension UInt8: VipsSample {
+    public static var bandFormat: VipsBandFormat { VIPS_FORMAT_UCHAR }
+}
+
+extension Float: VipsSample {
+    public static var bandFormat: VipsBandFormat { VIPS_FORMAT_FLOAT }
+}

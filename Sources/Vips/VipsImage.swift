@@ -1,0 +1,35 @@
+import CVips
+import CVipsShim
+import Foundation
+
+/// An immutable libvips image. Pixels are computed lazily when the image is encoded or copied out.
+///
+/// Owns one reference to the underlying `VipsImage` and releases it on deinit. libvips images
+/// never change after creation, so one may be shared across threads.
+public final class VipsImage: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<CVips.VipsImage>
+
+    init(taking pointer: UnsafeMutablePointer<CVips.VipsImage>) {
+        self.pointer = pointer
+    }
+
+    deinit {
+        g_object_unref(pointer)
+    }
+
+    public var width: Int { Int(vips_image_get_width(pointer)) }
+    public var height: Int { Int(vips_image_get_height(pointer)) }
+    public var bands: Int { Int(vips_image_get_bands(pointer)) }
+    public var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
+    public var format: VipsBandFormat { vips_image_get_format(pointer) }
+
+    /// Runs a libvips call that writes one output image, throwing with libvips' message on failure.
+    static func make(_ operation: String,
+                     _ call: (UnsafeMutablePointer<UnsafeMutablePointer<CVips.VipsImage>?>) -> Int32) throws(VipsError) -> VipsImage {
+        var out: UnsafeMutablePointer<CVips.VipsImage>?
+        guard call(&out) == 0, let out else {
+            throw VipsError.fromBuffer(operation: operation)
+        }
+        return VipsImage(taking: out)
+    }
+}

@@ -1,0 +1,80 @@
+import ArgumentParser
+import CardBake
+import Foundation
+
+struct BuildCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "build",
+        abstract: "Render every card of the catalog that is not already up to date."
+    )
+
+    @OptionGroup var location: LocationOptions
+    @OptionGroup var cache: CacheOptions
+    @OptionGroup var verbosity: VerbosityOptions
+
+    @Option(help: ArgumentHelp("Scales to render, overriding the catalog (each 1–4).", valueName: "1,2,3"))
+    var scales: String?
+
+    @Option(help: "Output format, overriding the catalog.")
+    var format: OutputFormat.Kind?
+
+    @Option(name: .shortAndLong, help: "Cards rendered at once. Default: the number of cores.")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Flag(help: "Neither read nor keep the cache: render everything.")
+    var noCache = false
+
+    @Option(help: "Refuse images that declare more pixels than this, before decoding them.")
+    var maxPixels: Int = 100_000_000
+
+    @Option(help: "Write a JSON report of every card's status, time and cache hits to this file.")
+    var report: String?
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
+        guard maxPixels >= 1 else { throw ValidationError("--max-pixels must be at least 1.") }
+        _ = try parsedScales()
+    }
+
+    /// `--scales` as numbers, ascending, without repeats.
+    func parsedScales() throws -> [Int]? {
+        guard let scales else { return nil }
+        let values = scales.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !values.isEmpty, values.allSatisfy({ $0.map((1...4).contains) ?? false }) else {
+            throw ValidationError("--scales takes a comma-separated list of scales from 1 to 4, e.g. 1,2,3.")
+        }
+        return Array(Set(values.compactMap { $0 })).sorted()
+    }
+
+    func run() throws {
+        let request = BuildRequest(catalog: location.catalogURL, output: location.outputURL,
+                                   cache: noCache ? nil : cache.cacheURL, jobs: jobs, maxPixels: maxPixels,
+                                   scales: try parsedScales(), format: format)
+        let console = Console(verbosity: verbosity)
+        let progress = ProgressPrinter(console: console)
+        let interruption = Interruption()
+        let builtReport: BuildReport
+        do {
+            builtReport = try Builder(request: request).run(cancellation: interruption.cancellation,
+                                                            events: progress.handle)
+        } catch let error as CatalogError {
+            console.error("\(error)")
+            throw ExitCode(ExitStatus.usage)
+        } catch is BuildCancelled {
+            console.error("interrupted; Output/ was left as it was.")
+            throw ExitCode(interruption.exitStatus)
+        }
+        if let report {
+            try builtReport.encoded().write(to: URL(fileURLWithPath: report), options: .atomic)
+        }
+        for failure in builtReport.failures {
+            console.error("card \"\(failure.id)\" failed: \(failure.reason ?? "unknown reason")")
+        }
+        console.result(builtReport.summary)
+        if !builtReport.failures.isEmpty {
+            throw ExitCode(ExitStatus.failures)
+        }
+    }
+}
+
+extension OutputFormat.Kind: ExpressibleByArgument {}

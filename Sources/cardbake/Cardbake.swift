@@ -1,0 +1,43 @@
+import ArgumentParser
+import CardBake
+import Foundation
+
+/// `cardbake`: prerenders app cards from a catalog. Exit status: 0 success; 1 some cards failed or
+/// `check` found differences; 2 usage or catalog error (nothing rendered); 130 / 143 interrupted.
+struct Cardbake: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cardbake",
+        abstract: "Prerender app cards: a photo, a title and a description over a blurred copy of the photo.",
+        discussion: """
+            Exit status: 0 success; 1 some cards failed, or check found differences; \
+            2 usage or catalog error (nothing rendered); 130 interrupted (143 on SIGTERM).
+            """,
+        version: "cardbake \(Builder.version) (libvips \(Builder.libvipsVersion))",
+        subcommands: [BuildCommand.self, CheckCommand.self, CleanCommand.self],
+        defaultSubcommand: BuildCommand.self
+    )
+}
+
+@main
+enum Main {
+    static func main() {
+        do {
+            var command = try Cardbake.parseAsRoot()
+            try command.run()
+        } catch {
+            // ArgumentParser's own code for usage errors is 64; cardbake documents 2.
+            let code = Cardbake.exitCode(for: error)
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((Cardbake.fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(ExitStatus.usage)
+            }
+            Cardbake.exit(withError: error)
+        }
+    }
+}
+
+/// The exit statuses cardbake documents.
+enum ExitStatus {
+    static let failures: Int32 = 1
+    static let usage: Int32 = 2
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import CardBake
+import Foundation
+
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Write nothing; exit 0 when the output matches what a build would produce, 1 when not.",
+        discussion: "Lists each missing, stale, extra or failing card and which input changed."
+    )
+
+    @OptionGroup var location: LocationOptions
+    @OptionGroup var cache: CacheOptions
+    @OptionGroup var verbosity: VerbosityOptions
+
+    func run() throws {
+        let console = Console(verbosity: verbosity)
+        let request = BuildRequest(catalog: location.catalogURL, output: location.outputURL, cache: cache.cacheURL)
+        let findings: [Checker.Finding]
+        do {
+            findings = try Checker(request: request).run()
+        } catch let error as CatalogError {
+            console.error("\(error)")
+            throw ExitCode(ExitStatus.usage)
+        }
+        for finding in findings {
+            console.result(finding.description)
+        }
+        if findings.isEmpty {
+            console.note("\(location.output) is up to date.")
+        } else {
+            console.note("\(findings.count) card\(findings.count == 1 ? "" : "s") out of date.")
+            throw ExitCode(ExitStatus.failures)
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Where cardbake's words go: results to stdout, `error:` and progress to stderr, colour only on a
+/// terminal, nothing but errors with `--quiet`. Lines are written whole, so piped output stays tidy.
+struct Console: Sendable {
+    let quiet: Bool
+    let verbose: Bool
+    let errorIsTerminal = isatty(STDERR_FILENO) != 0
+
+    init(verbosity: VerbosityOptions) {
+        quiet = verbosity.quiet
+        verbose = verbosity.verbose
+    }
+
+    /// A result line (stdout), e.g. the build summary.
+    func result(_ line: String) {
+        guard !quiet else { return }
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// A remark (stderr), silenced by `--quiet`.
+    func note(_ line: String) {
+        guard !quiet else { return }
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// An error (stderr), always shown.
+    func error(_ message: String) {
+        let label = errorIsTerminal ? "\u{1B}[1;31merror:\u{1B}[0m" : "error:"
+        FileHandle.standardError.write(Data("\(label) \(message)\n".utf8))
+    }
+
+    /// Rewrites the current terminal line (progress bars); only on a terminal.
+    func status(_ line: String) {
+        guard !quiet, errorIsTerminal else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K\(line)".utf8))
+    }
+}
