@@ -26,7 +26,8 @@ int cvips_thumbnail(const void *buffer, size_t length, VipsImage **out, int widt
     if (vips_thumbnail_buffer(copy, length, out, width,
             "height", VIPS_MAX_COORD,
             "size", VIPS_SIZE_DOWN,
-            "fail_on", VIPS_FAIL_ON_ERROR,
+            // thumbnail's own fail_on does not reach the loader in 8.14: pass it as a loader option.
+            "option_string", "fail_on=error",
             NULL)) {
         g_free(copy);
         return -1;

@@ -68,7 +68,7 @@ struct BuildCommand: ParsableCommand {
             try builtReport.encoded().write(to: URL(fileURLWithPath: report), options: .atomic)
         }
         for failure in builtReport.failures {
-            console.error("card \"\(failure.id)\" failed: \(failure.reason ?? "unknown reason")")
+            console.error("\(location.catalog): \(failure.location): \(failure.reason ?? "unknown reason")")
         }
         console.result(builtReport.summary)
         if !builtReport.failures.isEmpty {

@@ -24,11 +24,31 @@ public struct BuildReport: Codable, Sendable, Equatable {
 
     public struct CardResult: Codable, Sendable, Equatable {
         public var id: String
+        /// Position in the catalog's `cards`.
+        public var index: Int
         public var status: Status
         public var seconds: Double
         /// nil for a card that failed before its stages were known.
         public var stages: StageReport?
+        /// For a failed card: the field at fault (`image`, `style.title`), if any, and why.
+        public var field: String?
         public var reason: String?
+
+        static func cached(_ card: Card) -> CardResult {
+            let images = Dictionary(uniqueKeysWithValues: card.style.scales.map { (Manifest.scaleName($0), StageReport.Stage.cached) })
+            return CardResult(id: card.id, index: card.index, status: .cached, seconds: 0,
+                              stages: StageReport(background: .skipped, images: images))
+        }
+
+        static func failed(_ failure: CardFailure, seconds: Double = 0) -> CardResult {
+            CardResult(id: failure.cardID, index: failure.index, status: .failed, seconds: seconds,
+                       field: failure.field, reason: failure.reason)
+        }
+
+        /// `cards[3] ("toucan").image`: where in the catalog a failure is.
+        public var location: String {
+            "cards[\(index)] (\"\(id)\")" + (field.map { ".\($0)" } ?? "")
+        }
     }
 
     public var cards: [CardResult]

@@ -27,73 +27,59 @@ public struct Builder: Sendable {
         let catalog = try request.loadCatalog()
         let workspace = try CacheWorkspace(request: request)
         defer { workspace.close() }
-        let store = workspace.store
-        let records = RecordCache(store: store)
-        let writer = OutputWriter(directory: request.output, store: store, statCache: workspace.statCache)
+        let records = RecordCache(store: workspace.store)
+        let writer = OutputWriter(directory: request.output, store: workspace.store, statCache: workspace.statCache)
         let planner = Planner(statCache: workspace.statCache, fonts: FontResolver(), records: records)
 
-        var results: [BuildReport.CardResult?] = Array(repeating: nil, count: catalog.cards.count)
-        var plans: [CardPlan?] = Array(repeating: nil, count: catalog.cards.count)
-        var toRender: [Int] = []
-        for (index, card) in catalog.cards.enumerated() {
+        // Plan: digests and cache lookups only.
+        var results: [BuildReport.CardResult] = []
+        var plans: [CardPlan?] = []
+        for card in catalog.cards {
             switch planner.plan(card) {
             case .success(var plan):
-                dropUnservable(&plan, writer: writer, store: store)
-                plans[index] = plan
-                if plan.missingScales.isEmpty {
-                    let stages = StageReport(background: .skipped, images: Dictionary(
-                        uniqueKeysWithValues: card.style.scales.map { (Manifest.scaleName($0), .cached) }))
-                    results[index] = .init(id: card.id, status: .cached, seconds: 0, stages: stages, reason: nil)
-                } else {
-                    toRender.append(index)
-                }
+                dropUnservable(&plan, writer: writer)
+                plans.append(plan)
+                results.append(.cached(card))
             case .failure(let failure):
-                results[index] = .init(id: card.id, status: .failed, seconds: 0, stages: nil, reason: failure.reason)
+                plans.append(nil)
+                results.append(.failed(failure))
             }
         }
+        let toRender = plans.compactMap { $0 }.filter { !$0.missingScales.isEmpty }
         events(.planned(total: catalog.cards.count, toRender: toRender.count))
 
-        let baker = CardBaker(store: store, records: records, maxPixels: request.maxPixels)
+        // Render what the cache lacks, on the worker pool.
+        let baker = CardBaker(store: workspace.store, records: records, maxPixels: request.maxPixels)
         let done = Counter()
-        let snapshot = plans
-        let renderCount = toRender.count
-        let baked = WorkerPool.map(toRender, workers: request.jobs, cancellation: cancellation) { index -> (BuildReport.CardResult, [Int: RenderedImageRecord]?) in
-            let plan = snapshot[index]!
+        let baked = WorkerPool.map(toRender, workers: request.jobs, cancellation: cancellation) { plan in
             let clock = ContinuousClock.now
             let outcome = Result { try baker.bake(plan, cancellation: cancellation) }
             let seconds = (ContinuousClock.now - clock).seconds
-            let result: BuildReport.CardResult
-            switch outcome {
-            case .success(let outcome):
-                result = .init(id: plan.card.id, status: .rendered, seconds: seconds, stages: outcome.stages, reason: nil)
+            let result: BuildReport.CardResult = switch outcome {
+            case .success(let baked):
+                .init(id: plan.card.id, index: plan.card.index, status: .rendered, seconds: seconds, stages: baked.stages)
+            case .failure(let failure as CardFailure):
+                .failed(failure, seconds: seconds)
             case .failure(let error):
-                result = .init(id: plan.card.id, status: .failed, seconds: seconds, stages: nil, reason: "\(error)")
+                .failed(CardFailure(card: plan.card, field: nil, error: error), seconds: seconds)
             }
-            events(.finished(result, done: done.increment(), of: renderCount))
+            events(.finished(result, done: done.increment(), of: toRender.count))
             return (result, try? outcome.get().images)
         }
         try cancellation.check()
-
-        var images: [Int: [Int: RenderedImageRecord]] = [:]
-        for (index, plan) in plans.enumerated() {
-            if let plan, results[index] == nil || results[index]?.status == .cached {
-                images[index] = plan.cached
-            }
-        }
-        for (position, index) in toRender.enumerated() {
-            guard let (result, records) = baked[position] else { continue }
-            results[index] = result
-            images[index] = records
+        for (plan, outcome) in zip(toRender, baked) {
+            guard let (result, images) = outcome else { continue }
+            results[plan.card.index] = result
+            plans[plan.card.index]?.cached = images ?? [:]
         }
 
+        // Bring the output folder up to date in one step.
         var entries: [Manifest.Entry] = []
-        for (index, plan) in plans.enumerated() {
-            guard let plan, let cardImages = images[index] else { continue }
+        for case let plan? in plans where results[plan.card.index].status != .failed {
             do {
-                entries.append(try writer.write(plan, images: cardImages))
+                entries.append(try writer.write(plan, images: plan.cached))
             } catch {
-                results[index]?.status = .failed
-                results[index]?.reason = "\(error)"
+                results[plan.card.index] = .failed(CardFailure(card: plan.card, field: nil, error: error))
             }
         }
         let manifest = Manifest(generator: Self.generator, cards: entries)
@@ -101,17 +87,16 @@ public struct Builder: Sendable {
         try writer.writeManifest(manifest)
         let removed = writer.prune(previous: previous, current: manifest)
         workspace.saveStatCache()
-        return BuildReport(cards: results.compactMap { $0 }, seconds: (ContinuousClock.now - start).seconds,
-                           removed: removed)
+        return BuildReport(cards: results, seconds: (ContinuousClock.now - start).seconds, removed: removed)
     }
 
     /// Forgets cached scales whose bitmap would have to be copied out of the store but is no longer
     /// there intact, so they are rendered again instead of failing the card.
-    private func dropUnservable(_ plan: inout CardPlan, writer: OutputWriter, store: any ArtifactStoring) {
+    private func dropUnservable(_ plan: inout CardPlan, writer: OutputWriter) {
         for (scale, record) in plan.cached {
             let file = request.output.appendingPathComponent(OutputWriter.file(for: plan.card, scale: scale))
             if (try? writer.statCache.digest(ofFileAt: file)) == record.blob { continue }
-            if store.blob(record.blob) == nil {
+            if writer.store.blob(record.blob) == nil {
                 plan.cached[scale] = nil
             }
         }

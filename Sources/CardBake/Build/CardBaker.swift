@@ -14,7 +14,20 @@ struct CardBaker: Sendable {
         var stages: StageReport
     }
 
+    /// Throws ``CardFailure`` when the card cannot be rendered, ``BuildCancelled`` when cancelled.
     func bake(_ plan: CardPlan, cancellation: Cancellation) throws -> Outcome {
+        do {
+            return try render(plan, cancellation: cancellation)
+        } catch let error as CardFailure {
+            throw error
+        } catch let error as BuildCancelled {
+            throw error
+        } catch {
+            throw CardFailure(card: plan.card, field: nil, error: error)
+        }
+    }
+
+    private func render(_ plan: CardPlan, cancellation: Cancellation) throws -> Outcome {
         var stages = StageReport(background: .skipped,
                                  images: Dictionary(uniqueKeysWithValues: plan.cached.keys.map { (Manifest.scaleName($0), .cached) }))
         let missing = plan.missingScales
@@ -23,8 +36,10 @@ struct CardBaker: Sendable {
         }
         let card = plan.card
         let style = card.style
-        let source = try SourceImage.load(card.image, digest: plan.inputs.image, maxPixels: maxPixels,
-                                          maxWidth: Int((style.cardWidth * Double(largest)).rounded(.up)))
+        let source = try CardFailure.field("image", of: card) { () throws(RenderError) in
+            try SourceImage.load(card.image, digest: plan.inputs.image, maxPixels: maxPixels,
+                                 maxWidth: Int((style.cardWidth * Double(largest)).rounded(.up)))
+        }
         let layout = CardLayout(style: style, sourceWidth: source.width, sourceHeight: source.height)
         let (background, backgroundStage) = try background(for: plan, layout: layout, source: source.decoded)
         stages.background = backgroundStage

@@ -9,12 +9,19 @@ struct Planner: Sendable {
     /// The plan for one card, or why it cannot be built (missing image, unknown font, …).
     func plan(_ card: Card) -> Result<CardPlan, CardFailure> {
         do {
-            let fonts = try fonts.fonts(for: card.style)
-            let digest: Digest
-            do {
-                digest = try statCache.digest(ofFileAt: card.image)
-            } catch {
-                throw RenderError.unreadableImage(path: card.image.path, reason: Self.reason(error))
+            let fonts = ResolvedFonts(
+                title: try CardFailure.field("style.title", of: card) { () throws(RenderError) in
+                    try self.fonts.font(for: card.style.title)
+                },
+                description: try CardFailure.field("style.description", of: card) { () throws(RenderError) in
+                    try self.fonts.font(for: card.style.description)
+                })
+            let digest = try CardFailure.field("image", of: card) { () throws(RenderError) in
+                do {
+                    return try statCache.digest(ofFileAt: card.image)
+                } catch {
+                    throw .unreadableImage(path: card.image.path, reason: RenderError.cause(of: error))
+                }
             }
             let inputs = CardInputs(imageDigest: digest, card: card, fonts: fonts)
             var cached: [Int: RenderedImageRecord] = [:]
@@ -23,19 +30,7 @@ struct Planner: Sendable {
             }
             return .success(CardPlan(card: card, fonts: fonts, inputs: inputs, cached: cached))
         } catch {
-            return .failure(CardFailure(cardID: card.id, index: card.index, image: card.image, reason: "\(error)"))
+            return .failure(error)
         }
-    }
-
-    /// The cause of a file error without Foundation's boilerplate.
-    static func reason(_ error: any Error) -> String {
-        if let posix = error as? POSIXError {
-            return String(cString: strerror(posix.code.rawValue)).lowercased()
-        }
-        let ns = error as NSError
-        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code))).lowercased()
-        }
-        return "\(error)"
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Vips
 
 /// Why a card could not be rendered. Messages are sentences a user can act on.
@@ -36,5 +37,18 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .vips(error):
             "image processing failed: \(error)."
         }
+    }
+}
+
+extension RenderError {
+    /// The system's reason for a failed file operation, without the path (messages name it once).
+    static func cause(of error: any Error) -> String {
+        let code: Int32? = switch error {
+        case CacheError.cannotRead(_, let errno): errno
+        case let posix as POSIXError: posix.code.rawValue
+        default: ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)
+            .flatMap { $0.domain == NSPOSIXErrorDomain ? Int32($0.code) : nil }
+        }
+        return code.map { String(cString: strerror($0)).lowercased() } ?? "\(error)"
     }
 }

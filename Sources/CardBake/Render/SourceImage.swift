@@ -16,7 +16,7 @@ struct SourceImage {
         do {
             bytes = try Data(contentsOf: file)
         } catch {
-            throw .unreadableImage(path: file.path, reason: (error as NSError).localizedFailureReason ?? "\(error)")
+            throw .unreadableImage(path: file.path, reason: RenderError.cause(of: error))
         }
         guard Digest.sha256(bytes) == digest else {
             throw .imageChanged(path: file.path)

@@ -1,0 +1,145 @@
+import Foundation
+import Glibc
+import Testing
+@testable import CardBake
+
+@Suite("AtomicFileWriter")
+struct AtomicFileWriterTests {
+    @Test("Writes a new file, creating missing directories, and leaves no temporary file")
+    func writesNewFile() throws {
+        try withTemporaryDirectory { directory in
+            // Given
+            let file = directory.appendingPathComponent("a/b/c/card@2x.png")
+            // When
+            try AtomicFileWriter.write(Data("hello".utf8), to: file)
+            // Then
+            #expect(try Data(contentsOf: file) == Data("hello".utf8))
+            #expect(temporaryFiles(under: directory).isEmpty)
+        }
+    }
+
+    @Test("Replaces an existing file with a new one (a new inode, so open readers keep the old bytes)")
+    func replacesFile() throws {
+        try withTemporaryDirectory { directory in
+            // Given
+            let file = directory.appendingPathComponent("manifest.json")
+            try AtomicFileWriter.write(Data("old contents".utf8), to: file)
+            let oldInode = try FileStatus(path: file.path).inode
+            let reader = try ReadableFile(path: file.path)
+            // When
+            try AtomicFileWriter.write(Data("new".utf8), to: file)
+            // Then
+            #expect(try Data(contentsOf: file) == Data("new".utf8))
+            #expect(try FileStatus(path: file.path).inode != oldInode)
+            #expect(try reader.readToEnd() == Data("old contents".utf8))
+        }
+    }
+
+    @Test("Writes empty data and large data")
+    func sizes() throws {
+        try withTemporaryDirectory { directory in
+            for size in [0, 3 << 20] {
+                let data = Data(repeating: 0xA5, count: size)
+                let file = directory.appendingPathComponent("file-\(size)")
+                try AtomicFileWriter.write(data, to: file)
+                #expect(try Data(contentsOf: file) == data)
+            }
+        }
+    }
+
+    @Test("New files get 0666 less the umask, not mkstemp's 0600")
+    func permissions() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("out.png")
+            let mask = umask(0o022)
+            defer { umask(mask) }
+            try AtomicFileWriter.write(Data("x".utf8), to: file)
+            var info = stat()
+            #expect(stat(file.path, &info) == 0)
+            #expect(info.st_mode & 0o777 == 0o644)
+        }
+    }
+
+    @Test("When the rename fails, the error names the destination and the temporary file is removed")
+    func renameFailure() throws {
+        try withTemporaryDirectory { directory in
+            // Given: the destination is a non-empty directory, so the temporary file is written but cannot be renamed.
+            let destination = directory.appendingPathComponent("taken")
+            try AtomicFileWriter.write(Data("x".utf8), to: destination.appendingPathComponent("inside"))
+            // When
+            let error = try #require(throws: CacheError.self) {
+                try AtomicFileWriter.write(Data("y".utf8), to: destination)
+            }
+            // Then
+            #expect(error == .cannotWrite(path: destination.path, errno: EISDIR))
+            #expect(error.description == "Could not write \"\(destination.path)\": Is a directory.")
+            #expect(temporaryFiles(under: directory).isEmpty)
+        }
+    }
+
+    @Test("A file where a directory should be is reported, and nothing is left behind")
+    func fileInTheWay() throws {
+        try withTemporaryDirectory { directory in
+            // Given
+            let blocker = directory.appendingPathComponent("cas")
+            try writeFile("not a directory", to: blocker)
+            let destination = blocker.appendingPathComponent("ab/abcdef")
+            // When
+            let error = try #require(throws: CacheError.self) {
+                try AtomicFileWriter.write(Data("y".utf8), to: destination)
+            }
+            // Then
+            #expect(error == .cannotWrite(path: destination.path, errno: ENOTDIR))
+            #expect(temporaryFiles(under: directory).isEmpty)
+        }
+    }
+
+    @Test("A parent that cannot be made a directory is reported as such")
+    func cannotCreateDirectory() throws {
+        try withTemporaryDirectory { directory in
+            // Given: a dangling symbolic link where a parent directory is needed.
+            let link = directory.appendingPathComponent("link")
+            try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "/nonexistent/target")
+            // When
+            let error = try #require(throws: CacheError.self) {
+                try AtomicFileWriter.write(Data("y".utf8), to: link.appendingPathComponent("file"))
+            }
+            // Then
+            #expect(error == .cannotCreateDirectory(path: link.path, errno: ENOTDIR))
+            #expect(error.description == "Could not create the directory \"\(link.path)\": Not a directory.")
+        }
+    }
+
+    @Test("A read-only directory is reported and left clean", .enabled(if: getuid() != 0, "root may write anywhere"))
+    func readOnlyDirectory() throws {
+        try withTemporaryDirectory { directory in
+            let locked = directory.appendingPathComponent("locked")
+            try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: false)
+            chmod(locked.path, 0o555)
+            defer { chmod(locked.path, 0o755) }
+            let destination = locked.appendingPathComponent("file")
+            let error = try #require(throws: CacheError.self) { try AtomicFileWriter.write(Data("y".utf8), to: destination) }
+            #expect(error == .cannotWrite(path: destination.path, errno: EACCES))
+            #expect(temporaryFiles(under: directory).isEmpty)
+        }
+    }
+
+    @Test("Many threads replacing one file: every reader sees one complete version")
+    func concurrentReplacement() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("shared")
+            let versions = (0..<16).map { Data(repeating: UInt8($0), count: 64 << 10) }
+            try AtomicFileWriter.write(versions[0], to: file)
+            DispatchQueue.concurrentPerform(iterations: 64) { iteration in
+                if iteration % 2 == 0 {
+                    #expect(throws: Never.self) { try AtomicFileWriter.write(versions[iteration % versions.count], to: file) }
+                } else {
+                    let seen = try? Data(contentsOf: file)
+                    #expect(seen.map(versions.contains) == true)
+                }
+            }
+            #expect(versions.contains(try Data(contentsOf: file)))
+            #expect(temporaryFiles(under: directory).isEmpty)
+        }
+    }
+}

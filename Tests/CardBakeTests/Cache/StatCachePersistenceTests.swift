@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+@testable import CardBake
+
+@Suite("StatCache persistence")
+struct StatCachePersistenceTests {
+    /// Files with entries in a saved stat cache, and the clock that made them trusted.
+    struct Saved {
+        let files: [URL]
+        let cacheFile: URL
+        let clock: StatCacheTests.TestClock
+    }
+
+    func withSavedCache(_ body: (Saved) throws -> Void) throws {
+        try withTemporaryDirectory { directory in
+            let files = try (0..<3).map { index in
+                let file = directory.appendingPathComponent("image \(index) ü.png")
+                try writeFile("image \(index)", to: file)
+                return file
+            }
+            let clock = StatCacheTests.futureClock()
+            let cache = clock.cache()
+            for file in files {
+                _ = try cache.digest(ofFileAt: file)
+            }
+            let cacheFile = directory.appendingPathComponent(".cardbake/stat-cache")
+            try cache.save(to: cacheFile)
+            try body(Saved(files: files, cacheFile: cacheFile, clock: clock))
+        }
+    }
+
+    @Test("Saved entries load and give hits")
+    func roundTrip() throws {
+        try withSavedCache { saved in
+            let loaded = saved.clock.cache(loadingFrom: saved.cacheFile)
+            #expect(loaded.count == saved.files.count)
+            for (index, file) in saved.files.enumerated() {
+                try #expect(loaded.digest(ofFileAt: file) == Digest.sha256(Data("image \(index)".utf8)))
+            }
+            #expect((loaded.hits, loaded.misses) == (saved.files.count, 0))
+            #expect(StatCache.decodeEntries(StatCache.encode([:])) == [:])
+        }
+    }
+
+    @Test("Nothing is written when nothing changed; a change is written")
+    func savesOnlyChanges() throws {
+        try withSavedCache { saved in
+            // Given: a loaded cache that only had hits.
+            let loaded = saved.clock.cache(loadingFrom: saved.cacheFile)
+            _ = try loaded.digest(ofFileAt: saved.files[0])
+            let elsewhere = saved.cacheFile.deletingLastPathComponent().appendingPathComponent("copy")
+            // When / Then
+            try loaded.save(to: elsewhere)
+            #expect(!FileManager.default.fileExists(atPath: elsewhere.path))
+            // When / Then: a new entry is a change.
+            try loaded.record(Digest.sha256(Data()), forFileAt: saved.cacheFile)
+            try loaded.save(to: elsewhere)
+            #expect(saved.clock.cache(loadingFrom: elsewhere).count == saved.files.count + 1)
+            // And an empty cache has nothing to write.
+            try StatCache(loadingFrom: nil).save(to: elsewhere.appendingPathExtension("empty"))
+            #expect(!FileManager.default.fileExists(atPath: elsewhere.appendingPathExtension("empty").path))
+        }
+    }
+
+    @Test("A damaged stat-cache file gives an empty cache", arguments: [0, 10, 22, 40, -1])
+    func flippedByte(offset: Int) throws {
+        try withSavedCache { saved in
+            let size = try Data(contentsOf: saved.cacheFile).count
+            try flipByte(at: offset >= 0 ? offset : size + offset, in: saved.cacheFile)
+            #expect(StatCache(loadingFrom: saved.cacheFile).count == 0)
+        }
+    }
+
+    @Test("A truncated, foreign, other-version, missing or unreadable file gives an empty cache")
+    func unusableFiles() throws {
+        try withSavedCache { saved in
+            let bytes = try Data(contentsOf: saved.cacheFile)
+            let directory = saved.cacheFile.deletingLastPathComponent()
+            let variants: [String: Data] = [
+                "truncated": bytes.prefix(bytes.count / 2),
+                "empty": Data(),
+                "foreign": Data("{\"entries\": []}".utf8),
+                "other version": Data("cardbake-stat-cache 2\n".utf8) + bytes.dropFirst(22),
+            ]
+            for (name, data) in variants {
+                try data.write(to: directory.appendingPathComponent(name))
+                #expect(StatCache(loadingFrom: directory.appendingPathComponent(name)).count == 0, "\(name)")
+            }
+            #expect(StatCache(loadingFrom: directory.appendingPathComponent("missing")).count == 0)
+            #expect(StatCache(loadingFrom: directory).count == 0)
+            #expect(StatCache(loadingFrom: nil).count == 0)
+        }
+    }
+}

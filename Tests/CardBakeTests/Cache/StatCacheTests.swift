@@ -1,0 +1,202 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import CardBake
+
+@Suite("StatCache")
+struct StatCacheTests {
+    /// A clock tests can move; it starts at the system's time.
+    final class TestClock: Sendable {
+        private let time = Mutex(StatCache.currentTime())
+
+        var now: Int64 { time.withLock { $0 } }
+
+        func advance(seconds: Int64) {
+            time.withLock { $0 += seconds * 1_000_000_000 }
+        }
+
+        /// A cache loaded from `file` that reads this clock.
+        func cache(loadingFrom file: URL? = nil) -> StatCache {
+            StatCache(loadingFrom: file, clock: { self.now })
+        }
+    }
+
+    /// A clock far enough ahead that files written now are not racy.
+    static func futureClock() -> TestClock {
+        let clock = TestClock()
+        clock.advance(seconds: 60)
+        return clock
+    }
+
+    @Test("An unchanged file whose times are well before the entry is a hit, not a read")
+    func hit() throws {
+        try withTemporaryDirectory { directory in
+            // Given
+            let file = directory.appendingPathComponent("image.png")
+            try writeFile("pixels", to: file)
+            let cache = Self.futureClock().cache()
+            let digest = try cache.digest(ofFileAt: file)
+            // When
+            let again = try cache.digest(ofFileAt: file)
+            // Then
+            #expect(digest == Digest.sha256(Data("pixels".utf8)))
+            #expect(again == digest)
+            #expect((cache.hits, cache.misses) == (1, 1))
+        }
+    }
+
+    @Test("A recorded digest is returned without reading the file")
+    func recordedDigest() throws {
+        try withTemporaryDirectory { directory in
+            // Given: a digest the file does not have, so a read would show.
+            let file = directory.appendingPathComponent("out.png")
+            try writeFile("output", to: file)
+            let cache = Self.futureClock().cache()
+            let recorded = Digest.sha256(Data("what the writer computed".utf8))
+            // When
+            try cache.record(recorded, forFileAt: file)
+            // Then
+            #expect(try cache.digest(ofFileAt: file) == recorded)
+            #expect(cache.hits == 1)
+        }
+    }
+
+    @Test("A changed size means a new read")
+    func changedSize() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("image.png")
+            try writeFile("pixels", to: file)
+            let mtime = try modificationTime(of: file)
+            let cache = Self.futureClock().cache()
+            _ = try cache.digest(ofFileAt: file)
+            try writeFile("pixels!", to: file)
+            try setModificationTime(of: file, to: mtime)
+            #expect(try cache.digest(ofFileAt: file) == Digest.sha256(Data("pixels!".utf8)))
+            #expect((cache.hits, cache.misses) == (0, 2))
+        }
+    }
+
+    @Test("A changed modification time means a new read")
+    func changedModificationTime() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("image.png")
+            try writeFile("pixels", to: file)
+            let cache = Self.futureClock().cache()
+            _ = try cache.digest(ofFileAt: file)
+            try setModificationTime(of: file, to: try modificationTime(of: file) - 5_000_000_000)
+            #expect(try cache.digest(ofFileAt: file) == Digest.sha256(Data("pixels".utf8)))
+            #expect((cache.hits, cache.misses) == (0, 2))
+        }
+    }
+
+    @Test("A file replaced by another (new inode), even with the same size and times, means a new read")
+    func changedInode() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("image.png")
+            try writeFile("pixels", to: file)
+            let mtime = try modificationTime(of: file)
+            let cache = Self.futureClock().cache()
+            _ = try cache.digest(ofFileAt: file)
+            try AtomicFileWriter.write(Data("PIXELS".utf8), to: file)
+            try setModificationTime(of: file, to: mtime)
+            #expect(try cache.digest(ofFileAt: file) == Digest.sha256(Data("PIXELS".utf8)))
+        }
+    }
+
+    @Test("Racy clean: same-length contents written in the same second with the mtime forced back are noticed")
+    func racyWriteIsNoticed() throws {
+        try withTemporaryDirectory { directory in
+            // Given: a file hashed right after it was written, with the real clock.
+            let file = directory.appendingPathComponent("catalog.json")
+            try writeFile("AAAA", to: file)
+            let mtime = try modificationTime(of: file)
+            let cache = StatCache(loadingFrom: nil)
+            #expect(try cache.digest(ofFileAt: file) == Digest.sha256(Data("AAAA".utf8)))
+            // When: it is rewritten in place with as many bytes, and its mtime is put back.
+            try writeFile("BBBB", to: file)
+            try setModificationTime(of: file, to: mtime)
+            // Then
+            #expect(try cache.digest(ofFileAt: file) == Digest.sha256(Data("BBBB".utf8)))
+        }
+    }
+
+    @Test("A racy entry is not trusted even when the stat matches; re-hashing later makes it trusted")
+    func racyEntryIsRehashedThenTrusted() throws {
+        try withTemporaryDirectory { directory in
+            // Given: an entry recorded at the moment the file was written.
+            let file = directory.appendingPathComponent("image.png")
+            try writeFile("pixels", to: file)
+            let clock = TestClock()
+            let cache = clock.cache()
+            _ = try cache.digest(ofFileAt: file)
+            // When / Then: while racy, every lookup reads the file.
+            _ = try cache.digest(ofFileAt: file)
+            #expect((cache.hits, cache.misses) == (0, 2))
+            // When / Then: a read well after the last change records a trusted entry.
+            clock.advance(seconds: 3)
+            _ = try cache.digest(ofFileAt: file)
+            _ = try cache.digest(ofFileAt: file)
+            #expect((cache.hits, cache.misses) == (1, 3))
+        }
+    }
+
+    @Test("The racy rule: both times must be more than the margin before the recording")
+    func racyRule() {
+        let recordedAt: Int64 = 100 * 1_000_000_000
+        func isTrusted(modified: Int64, changed: Int64) -> Bool {
+            let status = FileStatus(size: 1, modificationTime: modified, inode: 1, changeTime: changed)
+            return StatCache.Entry(status: status, digest: Digest.sha256(Data()), recordedAt: recordedAt).isTrusted
+        }
+        let margin = StatCache.racyMargin
+        #expect(isTrusted(modified: recordedAt - margin - 1, changed: recordedAt - margin - 1))
+        #expect(!isTrusted(modified: recordedAt - margin, changed: recordedAt - margin - 1))
+        #expect(!isTrusted(modified: recordedAt - margin - 1, changed: recordedAt - margin))
+        #expect(!isTrusted(modified: recordedAt + margin, changed: recordedAt + margin))
+    }
+
+    @Test("A missing file throws an error naming the path")
+    func missingFile() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("gone.png")
+            let error = try #require(throws: CacheError.self) { try StatCache(loadingFrom: nil).digest(ofFileAt: file) }
+            #expect(error == .cannotRead(path: file.path, errno: ENOENT))
+            #expect(error.description.contains(file.path))
+            #expect(throws: CacheError.cannotRead(path: file.path, errno: ENOENT)) {
+                try StatCache(loadingFrom: nil).record(Digest.sha256(Data()), forFileAt: file)
+            }
+        }
+    }
+
+    @Test("Paths are normalised: a relative or dotted path to a file shares its entry")
+    func normalisedPaths() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("image.png")
+            try writeFile("pixels", to: file)
+            let cache = Self.futureClock().cache()
+            _ = try cache.digest(ofFileAt: file)
+            _ = try cache.digest(ofFileAt: directory.appendingPathComponent("sub/../image.png"))
+            _ = try cache.digest(ofFileAt: URL(fileURLWithPath: "./image.png", relativeTo: directory))
+            #expect((cache.hits, cache.misses, cache.count) == (2, 1, 1))
+        }
+    }
+
+    @Test("Many threads looking up the same files agree")
+    func concurrentLookups() throws {
+        try withTemporaryDirectory { directory in
+            let files = try (0..<8).map { index in
+                let file = directory.appendingPathComponent("\(index).png")
+                try writeFile("image \(index)", to: file)
+                return file
+            }
+            let cache = Self.futureClock().cache()
+            DispatchQueue.concurrentPerform(iterations: 400) { iteration in
+                let index = iteration % files.count
+                let digest = try? cache.digest(ofFileAt: files[index])
+                #expect(digest == Digest.sha256(Data("image \(index)".utf8)))
+            }
+            #expect(cache.hits + cache.misses == 400)
+            #expect(cache.misses >= files.count)
+            #expect(cache.count == files.count)
+        }
+    }
+}
