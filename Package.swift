@@ -45,6 +45,6 @@ let package = Package(
             ]
         ),
         .testTarget(name: "CardBakeTests", dependencies: ["CardBake", "Vips"]),
-        .testTarget(name: "cardbakeTests", dependencies: ["CardBake"]),
+        .testTarget(name: "cardbakeTests", dependencies: ["CardBake", "cardbake"]),
     ]
 )

@@ -31,7 +31,8 @@ public enum AtomicFileWriter {
     }
 
     /// Creates a new file exclusively, making its directory first if that is what is missing.
-    private static func createFile(atPath path: String, in directory: URL, reportingAs destination: String) throws -> Int32 {
+    private static func createFile(atPath path: String, in directory: URL,
+                                   reportingAs destination: String) throws -> Int32 {
         var descriptor = openExclusively(path)
         if descriptor < 0 && errno == ENOENT {
             try createDirectory(at: directory)

@@ -70,8 +70,13 @@ public struct Digest: Hashable, Sendable, Codable, Comparable, CustomStringConve
 
     /// 64 lowercase hexadecimal digits.
     public var description: String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }, as: UTF8.self)
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in bytes {
+            text.append(Self.hexDigits[Int(byte >> 4)])
+            text.append(Self.hexDigits[Int(byte & 0xF)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -79,7 +84,8 @@ public struct Digest: Hashable, Sendable, Codable, Comparable, CustomStringConve
         let text = try container.decode(String.self)
         guard let digest = Digest(hex: text) else {
             throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "Expected a SHA-256 digest of 64 hexadecimal digits, found \"\(text)\".")
+                in: container,
+                debugDescription: "Expected a SHA-256 digest of 64 hexadecimal digits, found \"\(text)\".")
         }
         self = digest
     }
@@ -97,6 +103,8 @@ public struct Digest: Hashable, Sendable, Codable, Comparable, CustomStringConve
     init(_ digest: SHA256.Digest) {
         self.init(bytes: Array(digest))!
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private static func value(ofHexDigit digit: UInt8) -> UInt8? {
         switch digit {

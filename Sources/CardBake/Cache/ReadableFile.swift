@@ -1,7 +1,9 @@
 import Foundation
 import Glibc
 
-/// A file opened for reading, closed when the value goes away; every failure is a ``CacheError/cannotRead(path:errno:)``.
+/// A file opened for reading and closed when the value goes away.
+///
+/// Every failure is a ``CacheError/cannotRead(path:errno:)`` naming the file.
 struct ReadableFile: ~Copyable {
     let path: String
     private let descriptor: Int32

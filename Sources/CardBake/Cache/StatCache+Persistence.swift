@@ -52,8 +52,10 @@ extension StatCache {
                       let recordedAt = reader.integer(Int64.self),
                       let digestBytes = reader.bytes(32),
                       let digest = Digest(bytes: digestBytes) else { return nil }
-                let status = FileStatus(size: size, modificationTime: modificationTime, inode: inode, changeTime: changeTime)
-                entries[String(decoding: path, as: UTF8.self)] = Entry(status: status, digest: digest, recordedAt: recordedAt)
+                let status = FileStatus(size: size, modificationTime: modificationTime, inode: inode,
+                                        changeTime: changeTime)
+                entries[String(decoding: path, as: UTF8.self)] = Entry(status: status, digest: digest,
+                                                                       recordedAt: recordedAt)
             }
             return reader.remaining == 0 && entries.count == Int(count) ? entries : nil
         }

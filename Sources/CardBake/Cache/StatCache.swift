@@ -7,7 +7,7 @@ import Synchronization
 /// An entry holds the file's size, modification time, inode and change time (all to the
 /// nanosecond), its digest, and the moment it was recorded. It is used only when the file's
 /// current `stat` still matches *and* the entry is not "racy": both times must be more than
-/// ``racyMargin`` older than the moment of recording. Otherwise a write landing in the same
+/// 2 seconds older than the moment of recording. Otherwise a write landing in the same
 /// timestamp tick as the one hashed (up to 2 s on some file systems), with the same size, could
 /// go unnoticed, as git's "racily clean" entries can. A racy entry is re-hashed, and the new
 /// entry, recorded later, is trusted from then on.
@@ -15,7 +15,8 @@ import Synchronization
 /// Safe to use from many threads. Paths are made absolute and lexically normalised; symbolic
 /// links are followed but not resolved, so two paths to one file have two entries.
 public final class StatCache: Sendable {
-    /// How much older than the moment of recording a file's times must be for its entry to be trusted: 2 s, in nanoseconds.
+    /// How much older than the moment of recording a file's times must be for its entry to be
+    /// trusted: 2 s, in nanoseconds.
     static let racyMargin: Int64 = 2_000_000_000
 
     /// What is known about one file.
@@ -81,11 +82,12 @@ public final class StatCache: Sendable {
         return entry.digest
     }
 
-    /// Records the digest of bytes the caller has just written to `url` (an output file, say), so
-    /// that they need not be read back.
+    /// Records the digest of bytes the caller wrote to `url` (an output file, say), so that they
+    /// need not be read back.
     ///
-    /// The entry is racy until it is re-recorded more than ``racyMargin`` after the file was last
-    /// changed, so the next lookup still reads the file once.
+    /// The racy rule applies as to any entry: recorded within 2 seconds of the file's last change,
+    /// the entry is not trusted, and the next lookup reads the file once. Recording at the end of
+    /// a build what was written earlier in it avoids that read for all but the last 2 seconds' files.
     ///
     /// - Throws: ``CacheError/cannotRead(path:errno:)`` if the file cannot be examined.
     public func record(_ digest: Digest, forFileAt url: URL) throws {

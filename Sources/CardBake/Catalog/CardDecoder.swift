@@ -9,9 +9,10 @@ struct CardDecoder {
     /// Where each id was first used, to report repeats.
     private var firstIndexByID: [String: Int] = [:]
 
-    init(reader: SchemaReader, catalogStyle: Style) {
+    init(reader: SchemaReader, catalogStyle: Style, cardCount: Int) {
         self.reader = reader
         self.catalogStyle = catalogStyle
+        firstIndexByID.reserveCapacity(cardCount)
     }
 
     /// The card at `cards[index]`, or nil after reporting its problems.
@@ -23,7 +24,7 @@ struct CardDecoder {
         }
         let problemsBefore = reader.log.count
         guard let fields = reader.object(node, keys: Self.cardKeys, required: Self.requiredKeys) else { return nil }
-        let id = self.id(fields["id"], index: index, reader: reader)
+        let id = uniqueID(fields["id"], index: index, reader: reader)
         let image = reader.filePath(fields["image"])
         let title = reader.text(fields["title"], rule: .title)
         let description = reader.text(fields["description"], rule: .description)
@@ -32,7 +33,8 @@ struct CardDecoder {
         return Card(id: id, image: image, title: title, description: description, style: style, index: index)
     }
 
-    private mutating func id(_ node: SchemaReader.Node?, index: Int, reader: SchemaReader) -> String? {
+    /// A valid id not used by an earlier card.
+    private mutating func uniqueID(_ node: SchemaReader.Node?, index: Int, reader: SchemaReader) -> String? {
         guard let node, let id = reader.string(node, expected: CardIDRule.allowed) else { return nil }
         if let problem = CardIDRule.problem(with: id) {
             reader.report(problem, at: node)

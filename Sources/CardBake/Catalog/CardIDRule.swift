@@ -7,18 +7,18 @@ enum CardIDRule {
 
     /// A message for the first way `id` breaks the rule, or nil if it follows it.
     static func problem(with id: String) -> String? {
-        let scalars = id.unicodeScalars
-        guard let first = scalars.first else {
+        guard let first = id.unicodeScalars.first else {
             return "the id is empty; allowed: \(allowed)."
         }
-        if scalars.count > maximumLength {
-            return "the id is \(scalars.count) characters long; allowed: \(allowed)."
-        }
-        if !isLetterOrDigit(first) {
+        guard isLetterOrDigit(first) else {
             return "the id \(MessageText.quoted(id)) starts with \(MessageText.describe(first)); allowed: \(allowed)."
         }
-        if let bad = scalars.first(where: { !isLetterOrDigit($0) && !".-_".unicodeScalars.contains($0) }) {
+        if let bad = id.unicodeScalars.first(where: { !isLetterOrDigit($0) && $0 != "." && $0 != "_" && $0 != "-" }) {
             return "the id \(MessageText.quoted(id)) contains \(MessageText.describe(bad)); allowed: \(allowed)."
+        }
+        // Only ASCII is left, so bytes are characters.
+        if id.utf8.count > maximumLength {
+            return "the id is \(id.utf8.count) characters long; allowed: \(allowed)."
         }
         return nil
     }

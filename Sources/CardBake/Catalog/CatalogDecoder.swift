@@ -2,13 +2,14 @@
 struct CatalogDecoder {
     static let supportedVersion = 1
     static let topLevelKeys = ["version", "style", "cards"]
+    static let requiredKeys = ["version", "cards"]
 
     let reader: SchemaReader
 
     /// The catalog's style and cards; meaningful only if no problem was reported.
     func decode(_ root: JSONValue) -> (style: Style, cards: [Card]) {
         let node = SchemaReader.Node(value: root, path: .root)
-        guard let fields = reader.object(node, keys: Self.topLevelKeys, required: ["version", "cards"]) else {
+        guard let fields = reader.object(node, keys: Self.topLevelKeys, required: Self.requiredKeys) else {
             return (Style(), [])
         }
         if let version = fields["version"] { check(version: version) }
@@ -29,7 +30,7 @@ struct CatalogDecoder {
 
     private func cards(_ node: SchemaReader.Node, style: Style) -> [Card] {
         guard let elements = reader.array(node, expected: "an array of card objects") else { return [] }
-        var decoder = CardDecoder(reader: reader, catalogStyle: style)
+        var decoder = CardDecoder(reader: reader, catalogStyle: style, cardCount: elements.count)
         return elements.enumerated().compactMap { index, element in decoder.decode(element, index: index) }
     }
 }

@@ -33,7 +33,7 @@ public enum CatalogLoader {
             throw CatalogError.invalidJSON(file: file, line: error.position.line, column: error.position.column, reason: error.reason)
         }
         let log = ProblemLog()
-        let reader = SchemaReader(log: log, folder: file.absoluteURL.deletingLastPathComponent())
+        let reader = SchemaReader(log: log, paths: CatalogPathResolver(catalogFile: file))
         let (style, cards) = CatalogDecoder(reader: reader).decode(root)
         guard log.count == 0 else {
             throw CatalogError.invalid(file: file, problems: log.problemsInDocumentOrder)
@@ -43,8 +43,8 @@ public enum CatalogLoader {
 
     /// The operating system's reason, e.g. `No such file or directory`, when there is one.
     private static func reason(for error: any Error) -> String {
-        if let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(posix.code)))
+        if let posix = (error as? CocoaError)?.underlying as? POSIXError {
+            return String(cString: strerror(posix.code.rawValue))
         }
         return error.localizedDescription
     }

@@ -23,8 +23,7 @@ struct SchemaReader {
     }
 
     let log: ProblemLog
-    /// The folder that relative file paths are resolved against.
-    let folder: URL
+    let paths: CatalogPathResolver
     /// Attached to every problem reported; set while reading a card whose id is valid.
     var cardID: String?
 
@@ -42,6 +41,7 @@ struct SchemaReader {
     }
 
     /// The members of an object, after reporting its unknown, repeated and missing keys.
+    /// An unknown key is reported at each occurrence as unknown, a known key from its second occurrence as repeated.
     /// - Parameter orNull: the caller also accepts `null` (and handled it); only changes the wording of a mismatch.
     func object(_ node: Node, keys: [String], required: [String] = [], orNull: Bool = false) -> Fields? {
         guard case .object(let members) = node.value.kind else {
@@ -49,18 +49,21 @@ struct SchemaReader {
             reportMismatch(node, expected: orNull ? "null or \(expected)" : expected)
             return nil
         }
-        var seen = Set<String>(minimumCapacity: members.count)
+        var seen = [Bool](repeating: false, count: keys.count)
         for member in members {
             let path = node.path.appending(key: member.key)
-            if !keys.contains(member.key) {
+            guard let keyIndex = keys.firstIndex(of: member.key) else {
                 report("unknown key \(MessageText.quoted(member.key)); allowed keys: \(keys.joined(separator: ", ")).",
                        at: path, position: member.keyPosition)
-            } else if !seen.insert(member.key).inserted {
+                continue
+            }
+            if seen[keyIndex] {
                 report("duplicate key \(MessageText.quoted(member.key)); each key may appear only once in an object.",
                        at: path, position: member.keyPosition)
             }
+            seen[keyIndex] = true
         }
-        for key in required where !seen.contains(key) {
+        for key in required where !seen[keys.firstIndex(of: key)!] {
             report("missing required key \(MessageText.quoted(key)); required keys: \(required.joined(separator: ", ")).", at: node)
         }
         return Fields(path: node.path, members: members)
@@ -77,41 +80,40 @@ struct SchemaReader {
 
     /// A finite number within `range`.
     func number(_ node: Node?, in range: ClosedRange<Double>) -> Double? {
-        let allowed = "a number from \(MessageText.number(range.lowerBound)) to \(MessageText.number(range.upperBound))"
-        return checkedNumber(node, allowed: allowed) { range.contains($0) }
+        checkedNumber(node, allowed: "a number from \(MessageText.number(range.lowerBound)) to \(MessageText.number(range.upperBound))",
+                      inRange: range.contains)
     }
 
     /// A whole number within `range`; `2.0` counts as 2, `2.5` does not.
     func integer(_ node: Node?, in range: ClosedRange<Int>) -> Int? {
-        let allowed = "an integer from \(range.lowerBound) to \(range.upperBound)"
-        guard let node, let value = checkedNumber(node, allowed: allowed, inRange: { $0 >= Double(range.lowerBound) && $0 <= Double(range.upperBound) }) else {
-            return nil
-        }
+        let allowed = { "an integer from \(range.lowerBound) to \(range.upperBound)" }
+        let bounds = Double(range.lowerBound)...Double(range.upperBound)
+        guard let node, let value = checkedNumber(node, allowed: allowed(), inRange: bounds.contains) else { return nil }
         guard value == value.rounded() else {
-            report("\(MessageText.number(value)) is not a whole number; allowed: \(allowed).", at: node)
+            report("\(MessageText.number(value)) is not a whole number; allowed: \(allowed()).", at: node)
             return nil
         }
         return Int(value)
     }
 
-    private func checkedNumber(_ node: Node?, allowed: String, inRange: (Double) -> Bool) -> Double? {
+    private func checkedNumber(_ node: Node?, allowed: @autoclosure () -> String, inRange: (Double) -> Bool) -> Double? {
         guard let node else { return nil }
         guard case .number(let value) = node.value.kind else {
-            reportMismatch(node, expected: allowed)
+            reportMismatch(node, expected: allowed())
             return nil
         }
         guard inRange(value) else {
-            report("\(MessageText.number(value)) is out of range; allowed: \(allowed).", at: node)
+            report("\(MessageText.number(value)) is out of range; allowed: \(allowed()).", at: node)
             return nil
         }
         return value
     }
 
     /// Any string; `expected` describes it for a mismatch.
-    func string(_ node: Node?, expected: String) -> String? {
+    func string(_ node: Node?, expected: @autoclosure () -> String) -> String? {
         guard let node else { return nil }
         guard case .string(let string) = node.value.kind else {
-            reportMismatch(node, expected: expected)
+            reportMismatch(node, expected: expected())
             return nil
         }
         return string
@@ -129,10 +131,10 @@ struct SchemaReader {
 
     /// One of the raw values of `Choice`, e.g. `"png"`.
     func choice<Choice: RawRepresentable<String> & CaseIterable>(_ node: Node?, of _: Choice.Type) -> Choice? {
-        let allowed = "one of " + Choice.allCases.map { MessageText.quoted($0.rawValue) }.joined(separator: ", ")
-        guard let node, let name = string(node, expected: allowed) else { return nil }
+        let allowed = { "one of " + Choice.allCases.map { MessageText.quoted($0.rawValue) }.joined(separator: ", ") }
+        guard let node, let name = string(node, expected: allowed()) else { return nil }
         guard let choice = Choice(rawValue: name) else {
-            report("\(MessageText.quoted(name)) is not supported; allowed: \(allowed).", at: node)
+            report("\(MessageText.quoted(name)) is not supported; allowed: \(allowed()).", at: node)
             return nil
         }
         return choice
@@ -149,8 +151,7 @@ struct SchemaReader {
         return color
     }
 
-    /// A file path, made absolute (relative paths are relative to ``folder``) and standardized.
-    /// Whether the file exists is not checked.
+    /// A file path, resolved by ``paths``. Whether the file exists is not checked.
     /// - Parameter orNull: the caller also accepts `null` (and handled it); only changes the wording of a mismatch.
     func filePath(_ node: Node?, orNull: Bool = false) -> URL? {
         let allowed = "a non-empty file path, absolute or relative to the catalog's folder, without NUL characters"
@@ -159,7 +160,7 @@ struct SchemaReader {
             report("\(path.isEmpty ? "the path is empty" : "the path contains a NUL character"); allowed: \(allowed).", at: node)
             return nil
         }
-        return URL(filePath: path, directoryHint: .notDirectory, relativeTo: folder).standardizedFileURL
+        return paths.resolve(path)
     }
 
     /// What a value is, for a mismatch: `null`, `true`, `the number 5`, `the string "5"`, `an array`, `an object`.

@@ -34,11 +34,15 @@ public struct BackgroundEffect: Sendable, Hashable {
     public func apply(to source: VipsImage) throws(VipsError) -> BackgroundImage {
         let opaque = source.hasAlpha ? try source.flattened(over: Self.backdrop) : source
         let width = pixelWidth, height = pixelHeight
-        // Aspect-fill (cover), a little over so rounding never leaves the crop short, then centre-crop.
-        let fill = max((Double(width) + 0.5) / Double(opaque.width), (Double(height) + 0.5) / Double(opaque.height))
-        let covered = try opaque.resized(horizontally: fill, vertically: fill)
-        let cropped = try covered.cropped(x: (covered.width - width) / 2, y: (covered.height - height) / 2,
-                                          width: width, height: height)
+        // Aspect-fill (cover): centre-crop the source to the card's aspect at full resolution, where
+        // rounding the crop costs under a source pixel, then scale it to the reduced size.
+        let aspect = cardWidth / cardHeight
+        let cropWidth = min(opaque.width, max(1, Int((Double(opaque.height) * aspect).rounded())))
+        let cropHeight = min(opaque.height, max(1, Int((Double(opaque.width) / aspect).rounded())))
+        let cropped = try opaque
+            .cropped(x: (opaque.width - cropWidth) / 2, y: (opaque.height - cropHeight) / 2,
+                     width: cropWidth, height: cropHeight)
+            .resized(toWidth: width, height: height)
         let blurred = try cropped.castToFloat()
             .blurredExtendingEdges(sigma: blur.radius * Double(width) / cardWidth)
         var samples: [Float] = try blurred.pixels()
