@@ -11,8 +11,10 @@ struct ArtifactStoreTests {
         /// Runs `body` with a new, empty store of this kind.
         func withStore(_ body: (any ArtifactStoring) throws -> Void) throws {
             switch self {
-            case .disk: try withTemporaryDirectory { try body(DiskArtifactStore(root: $0.appendingPathComponent(".cardbake"))) }
-            case .memory: try body(InMemoryArtifactStore())
+            case .disk:
+                try withTemporaryDirectory { try body(DiskArtifactStore(root: $0.appendingPathComponent(".cardbake"))) }
+            case .memory:
+                try body(InMemoryArtifactStore())
             }
         }
     }
@@ -70,7 +72,9 @@ struct ArtifactStoreTests {
             DispatchQueue.concurrentPerform(iterations: 200) { iteration in
                 switch iteration % 4 {
                 case 0:
-                    #expect(throws: Never.self) { try store.storeActionResult(records[iteration % records.count], for: Self.key) }
+                    #expect(throws: Never.self) {
+                        try store.storeActionResult(records[iteration % records.count], for: Self.key)
+                    }
                 case 1:
                     #expect(throws: Never.self) { try #expect(store.storeBlob(blob) == Digest.sha256(blob)) }
                 case 2:

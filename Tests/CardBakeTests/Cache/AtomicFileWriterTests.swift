@@ -118,7 +118,9 @@ struct AtomicFileWriterTests {
             chmod(locked.path, 0o555)
             defer { chmod(locked.path, 0o755) }
             let destination = locked.appendingPathComponent("file")
-            let error = try #require(throws: CacheError.self) { try AtomicFileWriter.write(Data("y".utf8), to: destination) }
+            let error = try #require(throws: CacheError.self) {
+                try AtomicFileWriter.write(Data("y".utf8), to: destination)
+            }
             #expect(error == .cannotWrite(path: destination.path, errno: EACCES))
             #expect(temporaryFiles(under: directory).isEmpty)
         }
@@ -132,7 +134,9 @@ struct AtomicFileWriterTests {
             try AtomicFileWriter.write(versions[0], to: file)
             DispatchQueue.concurrentPerform(iterations: 64) { iteration in
                 if iteration % 2 == 0 {
-                    #expect(throws: Never.self) { try AtomicFileWriter.write(versions[iteration % versions.count], to: file) }
+                    #expect(throws: Never.self) {
+                        try AtomicFileWriter.write(versions[iteration % versions.count], to: file)
+                    }
                 } else {
                     let seen = try? Data(contentsOf: file)
                     #expect(seen.map(versions.contains) == true)

@@ -4,9 +4,12 @@ import Glibc
 
 /// Runs `body` with a new, empty directory that is removed afterwards.
 func withTemporaryDirectory<Result>(_ body: (URL) throws -> Result) throws -> Result {
-    var template = Array(FileManager.default.temporaryDirectory.appendingPathComponent("cardbake-cache-XXXXXX").path.utf8CString)
+    let pattern = FileManager.default.temporaryDirectory.appendingPathComponent("cardbake-cache-XXXXXX")
+    var template = Array(pattern.path.utf8CString)
     let directory = try template.withUnsafeMutableBufferPointer { buffer in
-        guard let path = mkdtemp(buffer.baseAddress!) else { throw CacheError.cannotCreateDirectory(path: "mkdtemp", errno: errno) }
+        guard let path = mkdtemp(buffer.baseAddress!) else {
+            throw CacheError.cannotCreateDirectory(path: pattern.path, errno: errno)
+        }
         return URL(fileURLWithPath: String(cString: path), isDirectory: true)
     }
     defer { try? FileManager.default.removeItem(at: directory) }

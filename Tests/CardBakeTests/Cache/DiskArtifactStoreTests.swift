@@ -20,7 +20,8 @@ struct DiskArtifactStoreTests {
             let hex = digest.description, keyHex = Self.key.description
             let root = store.root.path
             #expect(try String(contentsOfFile: root + "/VERSION", encoding: .utf8) == "cardbake-cache 1\n")
-            #expect(try Data(contentsOf: URL(fileURLWithPath: "\(root)/cas/\(hex.prefix(2))/\(hex)")) == Data("blob".utf8))
+            let blob = try Data(contentsOf: URL(fileURLWithPath: "\(root)/cas/\(hex.prefix(2))/\(hex)"))
+            #expect(blob == Data("blob".utf8))
             let entry = try Data(contentsOf: URL(fileURLWithPath: "\(root)/ac/\(keyHex.prefix(2))/\(keyHex)"))
             #expect(entry.count == "record".utf8.count + 32)
             #expect(entry.starts(with: Data("record".utf8)))
@@ -95,7 +96,8 @@ struct DiskArtifactStoreTests {
     func unreadableEntry() throws {
         try withStore { store in
             // A directory where the entry should be cannot be read as a file.
-            try FileManager.default.createDirectory(at: store.actionResultURL(for: Self.key), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: store.actionResultURL(for: Self.key),
+                                                    withIntermediateDirectories: true)
             #expect(store.actionResult(for: Self.key) == nil)
         }
     }
@@ -106,7 +108,8 @@ struct DiskArtifactStoreTests {
             // Given: a file where the blob's shard directory belongs.
             let data = Data("blob".utf8)
             let shard = store.blobURL(for: Digest.sha256(data)).deletingLastPathComponent()
-            try FileManager.default.createDirectory(at: shard.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: shard.deletingLastPathComponent(),
+                                                    withIntermediateDirectories: true)
             try writeFile("in the way", to: shard)
             // When
             let error = try #require(throws: CacheError.self) { try store.storeBlob(data) }
@@ -117,7 +120,8 @@ struct DiskArtifactStoreTests {
         }
     }
 
-    @Test("A read-only store throws on write and leaves no temporary file", .enabled(if: getuid() != 0, "root may write anywhere"))
+    @Test("A read-only store throws on write and leaves no temporary file",
+          .enabled(if: getuid() != 0, "root may write anywhere"))
     func readOnlyStore() throws {
         try withStore { store in
             chmod(store.root.path, 0o555)

@@ -1,0 +1,194 @@
+import Foundation
+@testable import CardBake
+import Testing
+import Vips
+
+/// A catalog of generated images in a temporary folder, built in-process.
+final class BuildFixture {
+    let folder: TemporaryDirectory
+    var cards: [[String: String]] = []
+    var style: [String: Any] = ["scales": [1, 2]]
+
+    init(images: [String: VipsImage]) throws {
+        folder = try TemporaryDirectory()
+        for (name, image) in images.sorted(by: { $0.key < $1.key }) {
+            try TestImage.write(image, to: folder.file("images/\(name).png"))
+            cards.append(["id": name, "image": "images/\(name).png", "title": "Title \(name)", "description": "About \(name)."])
+        }
+    }
+
+    var catalog: URL { folder.file("catalog.json") }
+    var output: URL { folder.file("Output") }
+    var cache: URL { folder.file("cache") }
+
+    func writeCatalog() throws {
+        let json: [String: Any] = ["version": 1, "style": style, "cards": cards]
+        try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys]).write(to: catalog)
+    }
+
+    @discardableResult
+    func build(cache: URL? = nil, useCache: Bool = true, output: URL? = nil) throws -> BuildReport {
+        try writeCatalog()
+        let request = BuildRequest(catalog: catalog, output: output ?? self.output,
+                                   cache: useCache ? (cache ?? self.cache) : nil, jobs: 2)
+        return try Builder(request: request).run()
+    }
+
+    var manifest: Manifest? { Manifest.read(from: output.appendingPathComponent("manifest.json")) }
+
+    func outputFile(_ name: String) -> URL { output.appendingPathComponent("cards/\(name)") }
+}
+
+@Suite("Builds and the cache", .vips)
+struct BuilderTests {
+    static func fixture() throws -> BuildFixture {
+        try BuildFixture(images: [
+            "alpha": try TestImage.blocks(width: 120, height: 80),
+            "beta": try TestImage.solid(width: 60, height: 90, [40, 90, 200]),
+            "gamma": try TestImage.solid(width: 50, height: 50, [200, 30, 30, 128]),
+        ])
+    }
+
+    @Test("A first build renders every card at every scale, and the manifest lists them in order")
+    func coldBuild() throws {
+        let fixture = try Self.fixture()
+        let report = try fixture.build()
+        #expect(report.count(.rendered) == 3 && report.count(.failed) == 0)
+        let manifest = try #require(fixture.manifest)
+        #expect(manifest.cards.map(\.id) == ["alpha", "beta", "gamma"])
+        for entry in manifest.cards {
+            #expect(entry.images.keys.sorted() == ["1x", "2x"])
+            let image = try #require(entry.images["2x"])
+            let bytes = try Data(contentsOf: fixture.output.appendingPathComponent(image.file))
+            #expect(Digest.sha256(bytes) == image.sha256 && bytes.count == image.bytes)
+            let bitmap = try Bitmap(encoded: bytes)
+            #expect(bitmap.width == 640 && Double(bitmap.height) == entry.size.height * 2)
+            #expect(entry.placeholder.color.count == 7)
+        }
+        #expect(manifest.cards.first { $0.id == "beta" }?.placeholder.color == "#285AC8")
+    }
+
+    @Test("A second build renders nothing and rewrites no file")
+    func noOpRebuild() throws {
+        let fixture = try Self.fixture()
+        try fixture.build()
+        let file = fixture.outputFile("alpha@2x.png")
+        let before = try FileManager.default.attributesOfItem(atPath: file.path)
+        let report = try fixture.build()
+        #expect(report.count(.rendered) == 0 && report.count(.cached) == 3)
+        let after = try FileManager.default.attributesOfItem(atPath: file.path)
+        #expect(before[.modificationDate] as? Date == after[.modificationDate] as? Date)
+        #expect(before[.systemFileNumber] as? Int == after[.systemFileNumber] as? Int)
+    }
+
+    @Test("Editing one title re-renders that card only, reusing its background")
+    func titleEdit() throws {
+        let fixture = try Self.fixture()
+        try fixture.build()
+        fixture.cards[1]["title"] = "A new title"
+        let report = try fixture.build()
+        #expect(report.cards.map(\.status) == [.cached, .rendered, .cached])
+        #expect(report.cards[1].stages?.background == .cached)
+        #expect(report.cards[1].stages?.images == ["1x": .rendered, "2x": .rendered])
+        #expect(fixture.manifest?.cards[1].title == "A new title")
+    }
+
+    @Test("Changing an image's bytes in place re-renders it, even within the same second")
+    func imageEdit() throws {
+        let fixture = try Self.fixture()
+        try fixture.build()
+        let image = fixture.folder.file("images/beta.png")
+        let attributes = try FileManager.default.attributesOfItem(atPath: image.path)
+        try TestImage.write(try TestImage.solid(width: 60, height: 90, [40, 90, 201]), to: image)
+        try FileManager.default.setAttributes([.modificationDate: attributes[.modificationDate]!], ofItemAtPath: image.path)
+        let report = try fixture.build()
+        #expect(report.cards.map(\.status) == [.cached, .rendered, .cached])
+        #expect(report.cards[1].stages?.background == .rendered)
+    }
+
+    @Test("A card removed from the catalog loses its files and manifest entry; other files stay")
+    func prune() throws {
+        let fixture = try Self.fixture()
+        try fixture.build()
+        let foreign = fixture.outputFile("notes.txt")
+        try Data("mine".utf8).write(to: foreign)
+        fixture.cards.remove(at: 0)
+        let report = try fixture.build()
+        #expect(report.removed == ["cards/alpha@1x.png", "cards/alpha@2x.png"])
+        #expect(!FileManager.default.fileExists(atPath: fixture.outputFile("alpha@1x.png").path))
+        #expect(FileManager.default.fileExists(atPath: foreign.path))
+        #expect(fixture.manifest?.cards.map(\.id) == ["beta", "gamma"])
+    }
+
+    @Test("A corrupt cache entry is never served: the card is rendered again")
+    func corruptBlob() throws {
+        let fixture = try Self.fixture()
+        try fixture.build()
+        let entry = try #require(fixture.manifest?.cards.first?.images["1x"])
+        let blob = try #require(try Self.casFile(for: entry.sha256, in: fixture.cache))
+        var bytes = try Data(contentsOf: blob)
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: blob)
+        try FileManager.default.removeItem(at: fixture.output.appendingPathComponent(entry.file))
+        let report = try fixture.build()
+        #expect(report.cards[0].status == .rendered)
+        let rebuilt = try Data(contentsOf: fixture.output.appendingPathComponent(entry.file))
+        #expect(Digest.sha256(rebuilt) == entry.sha256)
+    }
+
+    @Test("Two clean builds give byte-identical manifests and images")
+    func determinism() throws {
+        let fixture = try Self.fixture()
+        let second = fixture.folder.file("Output2")
+        try fixture.build(cache: fixture.folder.file("cacheA"))
+        try fixture.build(cache: fixture.folder.file("cacheB"), output: second)
+        let manifest = try Data(contentsOf: fixture.output.appendingPathComponent("manifest.json"))
+        #expect(manifest == (try Data(contentsOf: second.appendingPathComponent("manifest.json"))))
+        for file in try #require(fixture.manifest).files {
+            #expect(try Data(contentsOf: fixture.output.appendingPathComponent(file))
+                == Data(contentsOf: second.appendingPathComponent(file)), "\(file) differs")
+        }
+    }
+
+    @Test("A card that cannot be built is reported with its field; the others are built")
+    func failingCards() throws {
+        let fixture = try Self.fixture()
+        fixture.cards[0]["image"] = "images/missing.png"
+        try Data("not an image".utf8).write(to: fixture.folder.file("images/text.png"))
+        fixture.cards.append(["id": "text", "image": "images/text.png", "title": "T", "description": ""])
+        let report = try fixture.build()
+        #expect(report.cards.map(\.status) == [.failed, .rendered, .rendered, .failed])
+        #expect(report.cards[0].location == "cards[0] (\"alpha\").image")
+        #expect(report.cards[0].reason?.contains("missing.png") == true)
+        #expect(report.cards[3].reason?.contains("cannot decode image") == true)
+        #expect(fixture.manifest?.cards.map(\.id) == ["beta", "gamma"])
+    }
+
+    @Test("An unknown font family fails the cards that use it")
+    func unknownFont() throws {
+        let fixture = try Self.fixture()
+        fixture.style["title"] = ["font": "No Such Family 123"]
+        let report = try fixture.build()
+        #expect(report.count(.failed) == 3)
+        #expect(report.cards[0].field == "style.title")
+        #expect(report.cards[0].reason?.contains("No Such Family 123") == true)
+    }
+
+    @Test("Without a cache everything is rendered and no cache folder is left")
+    func noCache() throws {
+        let fixture = try Self.fixture()
+        try fixture.build(useCache: false)
+        let report = try fixture.build(useCache: false)
+        #expect(report.count(.rendered) == 3)
+        #expect(!FileManager.default.fileExists(atPath: fixture.cache.path))
+    }
+
+    /// The file holding a content-addressed blob, wherever the store keeps it.
+    static func casFile(for digest: Digest, in cache: URL) throws -> URL? {
+        let enumerator = FileManager.default.enumerator(at: cache, includingPropertiesForKeys: nil)
+        while let url = enumerator?.nextObject() as? URL {
+            if url.lastPathComponent == digest.description { return url }
+        }
+        return nil
+    }
+}
