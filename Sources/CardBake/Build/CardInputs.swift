@@ -47,11 +47,32 @@ public struct CardInputs: Sendable, Hashable, Codable {
         return key.digest
     }
 
-    /// Names of the groups that differ from `other`, for messages: "image", "text", "style", "renderer".
-    public func differences(from other: CardInputs) -> [String] {
-        [("image", image == other.image), ("text", text == other.text),
-         ("style", style == other.style), ("renderer", renderer == other.renderer)]
-            .filter { !$0.1 }.map(\.0)
+    /// A group of inputs, as `check` names a change.
+    public enum Group: CaseIterable, Sendable, CustomStringConvertible {
+        case image, text, style, renderer
+
+        public var description: String {
+            switch self {
+            case .image: "image changed"
+            case .text: "title or description changed"
+            case .style: "style changed (or a font file it uses)"
+            case .renderer: "renderer or libvips version changed"
+            }
+        }
+    }
+
+    /// The groups whose digests differ from `other`'s.
+    public func differences(from other: CardInputs) -> [Group] {
+        Group.allCases.filter { self[$0] != other[$0] }
+    }
+
+    private subscript(group: Group) -> Digest {
+        switch group {
+        case .image: image
+        case .text: text
+        case .style: style
+        case .renderer: renderer
+        }
     }
 
     private func fingerprint(domain: String) -> Fingerprint {

@@ -67,7 +67,7 @@ public struct Checker: Sendable {
     private func staleness(of entry: Manifest.Entry, plan: CardPlan, statCache: StatCache) -> String? {
         let changed = plan.inputs.differences(from: entry.inputs)
         if !changed.isEmpty {
-            return changed.map(Self.explain).joined(separator: "; ")
+            return changed.map(\.description).joined(separator: "; ")
         }
         let wanted = Set(plan.card.style.scales.map(Manifest.scaleName))
         if Set(entry.images.keys) != wanted {
@@ -90,12 +90,4 @@ public struct Checker: Sendable {
         return nil
     }
 
-    private static func explain(_ group: String) -> String {
-        switch group {
-        case "image": "image changed"
-        case "text": "title or description changed"
-        case "style": "style changed (or a font file it uses)"
-        default: "renderer or libvips version changed"
-        }
-    }
 }

@@ -6,8 +6,7 @@ public enum OutputCleaner {
     public static func removeOutput(at directory: URL) throws {
         let manifestURL = directory.appendingPathComponent("manifest.json")
         guard let manifest = Manifest.read(from: manifestURL) else { return }
-        let writer = OutputWriter(directory: directory, store: InMemoryArtifactStore(), statCache: StatCache(loadingFrom: nil))
-        _ = writer.prune(previous: manifest, current: Manifest(generator: "", cards: []))
+        _ = OutputWriter.remove(manifest.files, in: directory)
         try FileManager.default.removeItem(at: manifestURL)
         let cards = directory.appendingPathComponent("cards")
         if (try? FileManager.default.contentsOfDirectory(atPath: cards.path))?.isEmpty == true {

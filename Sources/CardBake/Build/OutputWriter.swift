@@ -40,11 +40,17 @@ struct OutputWriter: Sendable {
     /// Removes the files `previous` named that `current` does not: only files cardbake wrote.
     func prune(previous: Manifest?, current: Manifest) -> [String] {
         guard let previous else { return [] }
-        let stale = previous.files.subtracting(current.files).filter(Self.isCardFile).sorted()
-        for file in stale {
+        return Self.remove(previous.files.subtracting(current.files), in: directory)
+    }
+
+    /// Removes `files` (paths relative to `directory`) that are plain names inside `cards/`; a
+    /// manifest read from disk could name anything. Returns what it removed, sorted.
+    static func remove(_ files: Set<String>, in directory: URL) -> [String] {
+        let removable = files.filter(isCardFile).sorted()
+        for file in removable {
             try? FileManager.default.removeItem(at: directory.appendingPathComponent(file))
         }
-        return stale
+        return removable
     }
 
     /// Writes the manifest unless the file already holds the same bytes. Returns whether it wrote.
@@ -65,7 +71,6 @@ struct OutputWriter: Sendable {
         try statCache.record(blob, forFileAt: url)
     }
 
-    /// A manifest read from disk could name anything; only plain names inside `cards/` are removed.
     private static func isCardFile(_ file: String) -> Bool {
         let parts = file.split(separator: "/", omittingEmptySubsequences: false)
         return parts.count == 2 && parts[0] == "cards" && !parts[1].isEmpty && !parts[1].hasPrefix(".")

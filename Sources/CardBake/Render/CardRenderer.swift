@@ -18,30 +18,23 @@ struct CardRenderer {
     }
 
     /// `source` is the decoded image (8-bit sRGB, alpha allowed); `background` the card's effect.
-    func render(source: VipsImage, background: BackgroundImage, scale: Int) throws(RenderError) -> VipsImage {
+    /// Throws ``RenderError`` or ``VipsError``.
+    func render(source: VipsImage, background: BackgroundImage, scale: Int) throws -> VipsImage {
         let card = layout.card.pixels(atScale: scale)
         let feature = layout.feature.pixels(atScale: scale)
-        do {
-            var layers = [CompositeLayer(image: try source.resized(toWidth: feature.width, height: feature.height)
-                                            .labelledSRGB(), x: 0, y: 0)]
-            if let gradient = try gradientLayer(feature: feature, scale: scale) {
-                layers.append(gradient)
-            }
-            layers += try title.layers(atScale: scale)
-            layers += try description.layers(atScale: scale)
-            layers += try borderLayers(card: card, scale: scale)
-            return try background.scaled(toWidth: card.width, height: card.height)
-                .compositing(layers.map { ($0.image, $0.x, $0.y) })
-                .extractBands(0, count: 3)
-                .roundedToUInt8()
-                .labelledSRGB()
-        } catch let error as RenderError {
-            throw error
-        } catch let error as VipsError {
-            throw .vips(error)
-        } catch {
-            throw .text("\(error)")
+        var layers = [CompositeLayer(image: try source.resized(toWidth: feature.width, height: feature.height)
+                                        .labelledSRGB(), x: 0, y: 0)]
+        if let gradient = try gradientLayer(feature: feature, scale: scale) {
+            layers.append(gradient)
         }
+        layers += try title.layers(atScale: scale)
+        layers += try description.layers(atScale: scale)
+        layers += try borderLayers(card: card, scale: scale)
+        return try background.scaled(toWidth: card.width, height: card.height)
+            .compositing(layers.map { ($0.image, $0.x, $0.y) })
+            .extractBands(0, count: 3)
+            .roundedToUInt8()
+            .labelledSRGB()
     }
 
     /// Black over the feature: alpha 0 down to its vertical middle, rising linearly to 1 at its bottom edge.

@@ -10,7 +10,8 @@ struct TextLabel {
     let mode: TextRasterizer.Mode
 
     /// The layers at `scale`, positioned in card pixels; none for empty text or an empty frame.
-    func layers(atScale scale: Int) throws(RenderError) -> [CompositeLayer] {
+    /// Throws ``RenderError`` or ``VipsError``.
+    func layers(atScale scale: Int) throws -> [CompositeLayer] {
         let pixelFrame = frame.pixels(atScale: scale)
         guard !text.isEmpty, !pixelFrame.isEmpty else { return [] }
         let s = Double(scale)
@@ -22,19 +23,15 @@ struct TextLabel {
         let mask = try TextRasterizer.rasterize(text, family: family, size: style.size * s,
                                                 frame: pixelFrame, mode: mode, padding: padding)
         let origin = (x: pixelFrame.x - padding, y: pixelFrame.y - padding)
-        do {
-            var layers: [CompositeLayer] = []
-            if let shadow = style.shadow, shadow.color.alpha > 0 {
-                let blurred = try mask.image.castToFloat().gaussianBlurredIfNeeded(sigma: shadowSigma)
-                layers.append(CompositeLayer(image: try blurred.tinted(shadow.color),
-                                             x: origin.x + Int((shadow.offsetX * s).rounded()),
-                                             y: origin.y + Int((shadow.offsetY * s).rounded())))
-            }
-            layers.append(CompositeLayer(image: try mask.image.tinted(style.color), x: origin.x, y: origin.y))
-            return layers
-        } catch {
-            throw .vips(error)
+        var layers: [CompositeLayer] = []
+        if let shadow = style.shadow, shadow.color.alpha > 0 {
+            let blurred = try mask.image.castToFloat().gaussianBlurredIfNeeded(sigma: shadowSigma)
+            layers.append(CompositeLayer(image: try blurred.tinted(shadow.color),
+                                         x: origin.x + Int((shadow.offsetX * s).rounded()),
+                                         y: origin.y + Int((shadow.offsetY * s).rounded())))
         }
+        layers.append(CompositeLayer(image: try mask.image.tinted(style.color), x: origin.x, y: origin.y))
+        return layers
     }
 }
 
