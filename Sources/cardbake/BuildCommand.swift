@@ -12,11 +12,7 @@ struct BuildCommand: ParsableCommand {
     @OptionGroup var cache: CacheOptions
     @OptionGroup var verbosity: VerbosityOptions
 
-    @Option(help: ArgumentHelp("Scales to render, overriding the catalog (each 1–4).", valueName: "1,2,3"))
-    var scales: String?
-
-    @Option(help: "Output format, overriding the catalog.")
-    var format: OutputFormat.Kind?
+    @OptionGroup var overrides: RenderOverrideOptions
 
     @Option(name: .shortAndLong, help: "Cards rendered at once. Default: the number of cores.")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -33,23 +29,12 @@ struct BuildCommand: ParsableCommand {
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
         guard maxPixels >= 1 else { throw ValidationError("--max-pixels must be at least 1.") }
-        _ = try parsedScales()
-    }
-
-    /// `--scales` as numbers, ascending, without repeats.
-    func parsedScales() throws -> [Int]? {
-        guard let scales else { return nil }
-        let values = scales.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-        guard !values.isEmpty, values.allSatisfy({ $0.map((1...4).contains) ?? false }) else {
-            throw ValidationError("--scales takes a comma-separated list of scales from 1 to 4, e.g. 1,2,3.")
-        }
-        return Array(Set(values.compactMap { $0 })).sorted()
     }
 
     func run() throws {
         let request = BuildRequest(catalog: location.catalogURL, output: location.outputURL,
                                    cache: noCache ? nil : cache.cacheURL, jobs: jobs, maxPixels: maxPixels,
-                                   scales: try parsedScales(), format: format)
+                                   scales: try overrides.parsedScales(), format: overrides.format)
         let console = Console(verbosity: verbosity)
         let progress = ProgressPrinter(console: console)
         let interruption = Interruption()
@@ -61,7 +46,7 @@ struct BuildCommand: ParsableCommand {
             console.error("\(error)")
             throw ExitCode(ExitStatus.usage)
         } catch is BuildCancelled {
-            console.error("interrupted; Output/ was left as it was.")
+            console.error("interrupted; \(location.output) was left as it was.")
             throw ExitCode(interruption.exitStatus)
         }
         if let report {
@@ -76,5 +61,3 @@ struct BuildCommand: ParsableCommand {
         }
     }
 }
-
-extension OutputFormat.Kind: ExpressibleByArgument {}

@@ -11,11 +11,13 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var location: LocationOptions
     @OptionGroup var cache: CacheOptions
+    @OptionGroup var overrides: RenderOverrideOptions
     @OptionGroup var verbosity: VerbosityOptions
 
     func run() throws {
         let console = Console(verbosity: verbosity)
-        let request = BuildRequest(catalog: location.catalogURL, output: location.outputURL, cache: cache.cacheURL)
+        let request = BuildRequest(catalog: location.catalogURL, output: location.outputURL, cache: cache.cacheURL,
+                                   scales: try overrides.parsedScales(), format: overrides.format)
         let findings: [Checker.Finding]
         do {
             findings = try Checker(request: request).run()

@@ -24,10 +24,11 @@ struct Console: Sendable {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
-    /// An error (stderr), always shown.
+    /// An error (stderr), always shown; each line of a multi-line message is its own `error:` line.
     func error(_ message: String) {
         let label = errorIsTerminal ? "\u{1B}[1;31merror:\u{1B}[0m" : "error:"
-        FileHandle.standardError.write(Data("\(label) \(message)\n".utf8))
+        let lines = message.split(separator: "\n").map { "\(label) \($0)\n" }
+        FileHandle.standardError.write(Data(lines.joined().utf8))
     }
 
     /// Rewrites the current terminal line (progress bars); only on a terminal.

@@ -10,7 +10,8 @@ struct LocationOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: "The folder for cards/ and manifest.json.")
     var output: String = "Output"
 
-    var catalogURL: URL { URL(fileURLWithPath: catalog).standardizedFileURL }
+    /// Relative paths stay relative, so messages name the catalog as the user gave it.
+    var catalogURL: URL { URL(fileURLWithPath: catalog) }
     var outputURL: URL { URL(fileURLWithPath: output).standardizedFileURL }
 }
 
@@ -40,3 +41,29 @@ struct VerbosityOptions: ParsableArguments {
         }
     }
 }
+
+/// Overrides of the catalog's style that change what a build produces; `check` takes them too,
+/// so it compares against the same build.
+struct RenderOverrideOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Scales to render, overriding the catalog (each 1–4).", valueName: "1,2,3"))
+    var scales: String?
+
+    @Option(help: "Output format, overriding the catalog.")
+    var format: OutputFormat.Kind?
+
+    func validate() throws {
+        _ = try parsedScales()
+    }
+
+    /// `--scales` as numbers, ascending, without repeats.
+    func parsedScales() throws -> [Int]? {
+        guard let scales else { return nil }
+        let values = scales.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !values.isEmpty, values.allSatisfy({ $0.map((1...4).contains) ?? false }) else {
+            throw ValidationError("--scales takes a comma-separated list of scales from 1 to 4, e.g. 1,2,3.")
+        }
+        return Array(Set(values.compactMap { $0 })).sorted()
+    }
+}
+
+extension OutputFormat.Kind: ExpressibleByArgument {}

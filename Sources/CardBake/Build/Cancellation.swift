@@ -18,7 +18,7 @@ public final class Cancellation: Sendable {
     }
 }
 
-/// The build was cancelled (SIGINT or SIGTERM); nothing in `Output/` was changed.
+/// The build was cancelled (SIGINT or SIGTERM); nothing in the output folder was changed.
 public struct BuildCancelled: Error, Sendable, CustomStringConvertible {
-    public var description: String { "build cancelled; Output/ was left as it was" }
+    public var description: String { "build cancelled; the output folder was left as it was" }
 }
