@@ -36,8 +36,7 @@ public struct Builder: Sendable {
         var plans: [CardPlan?] = []
         for card in catalog.cards {
             switch planner.plan(card) {
-            case .success(var plan):
-                dropUnservable(&plan, writer: writer)
+            case .success(let plan):
                 plans.append(plan)
                 results.append(.cached(card))
             case .failure(let failure):
@@ -77,7 +76,12 @@ public struct Builder: Sendable {
         var entries: [Manifest.Entry] = []
         for case let plan? in plans where results[plan.card.index].status != .failed {
             do {
-                entries.append(try writer.write(plan, images: plan.cached))
+                let (entry, repair) = try write(plan, with: writer, repairingWith: baker, cancellation: cancellation)
+                entries.append(entry)
+                if let repair {
+                    results[plan.card.index].status = .rendered
+                    results[plan.card.index].stages = repair
+                }
             } catch {
                 results[plan.card.index] = .failed(CardFailure(card: plan.card, field: nil, error: error))
             }
@@ -90,14 +94,23 @@ public struct Builder: Sendable {
         return BuildReport(cards: results, seconds: (ContinuousClock.now - start).seconds, removed: removed)
     }
 
-    /// Forgets cached scales whose bitmap would have to be copied out of the store but is no longer
-    /// there intact, so they are rendered again instead of failing the card.
-    private func dropUnservable(_ plan: inout CardPlan, writer: OutputWriter) {
-        for (scale, record) in plan.cached {
-            let file = request.output.appendingPathComponent(OutputWriter.file(for: plan.card, scale: scale))
-            if (try? writer.statCache.digest(ofFileAt: file)) == record.blob { continue }
-            if writer.store.blob(record.blob) == nil {
+    /// Writes a card's files. A cached bitmap found missing or damaged in the store (it is checked
+    /// as it is copied out) is rendered again, once per scale, rather than failing the card; the
+    /// stages of that repair are returned.
+    private func write(_ plan: CardPlan, with writer: OutputWriter, repairingWith baker: CardBaker,
+                       cancellation: Cancellation) throws -> (Manifest.Entry, repair: StageReport?) {
+        var plan = plan
+        var repair: StageReport?
+        var repaired: Set<Int> = []
+        while true {
+            do {
+                return (try writer.write(plan, images: plan.cached), repair)
+            } catch OutputError.missingBlob(let scale) where !repaired.contains(scale) {
+                repaired.insert(scale)
                 plan.cached[scale] = nil
+                let baked = try baker.bake(plan, cancellation: cancellation)
+                plan.cached = baked.images
+                repair = baked.stages
             }
         }
     }

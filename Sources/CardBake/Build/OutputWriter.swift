@@ -24,7 +24,9 @@ struct OutputWriter: Sendable {
                 throw OutputError.missingImage(cardID: card.id, scale: scale)
             }
             let file = Self.file(for: card, scale: scale)
-            try materialize(record.blob, at: directory.appendingPathComponent(file))
+            guard try materialize(record.blob, at: directory.appendingPathComponent(file)) else {
+                throw OutputError.missingBlob(scale: scale)
+            }
             entries[Manifest.scaleName(scale)] = Manifest.Image(file: file, width: record.width, height: record.height,
                                                                 bytes: record.bytes, sha256: record.blob)
         }
@@ -62,13 +64,14 @@ struct OutputWriter: Sendable {
         return true
     }
 
-    private func materialize(_ blob: Digest, at url: URL) throws {
-        if (try? statCache.digest(ofFileAt: url)) == blob { return }
-        guard let data = store.blob(blob) else {
-            throw OutputError.missingBlob(blob)
-        }
+    /// Puts the blob's bytes at `url` unless they are there already; false when the store no longer
+    /// holds the blob intact.
+    private func materialize(_ blob: Digest, at url: URL) throws -> Bool {
+        if (try? statCache.digest(ofFileAt: url)) == blob { return true }
+        guard let data = store.blob(blob) else { return false }
         try AtomicFileWriter.write(data, to: url)
         try statCache.record(blob, forFileAt: url)
+        return true
     }
 
     private static func isCardFile(_ file: String) -> Bool {
@@ -80,14 +83,15 @@ struct OutputWriter: Sendable {
 /// The output folder could not be brought up to date.
 enum OutputError: Error, Sendable, CustomStringConvertible {
     case missingImage(cardID: String, scale: Int)
-    case missingBlob(Digest)
+    /// The store no longer holds a cached bitmap intact; the card's scale must be rendered again.
+    case missingBlob(scale: Int)
 
     var description: String {
         switch self {
         case let .missingImage(cardID, scale):
             "card \"\(cardID)\" has no \(scale)x image after rendering"
-        case let .missingBlob(digest):
-            "the cache lost the bitmap \(digest) before it was copied to the output; run the build again"
+        case let .missingBlob(scale):
+            "the cache lost the \(scale)x bitmap before it was copied to the output; run the build again"
         }
     }
 }
