@@ -115,9 +115,3 @@ public struct Builder: Sendable {
         }
     }
 }
-
-extension Duration {
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}
