@@ -2,20 +2,6 @@ import Foundation
 import Glibc
 @testable import CardBake
 
-/// Runs `body` with a new, empty directory that is removed afterwards.
-func withTemporaryDirectory<Result>(_ body: (URL) throws -> Result) throws -> Result {
-    let pattern = FileManager.default.temporaryDirectory.appendingPathComponent("cardbake-cache-XXXXXX")
-    var template = Array(pattern.path.utf8CString)
-    let directory = try template.withUnsafeMutableBufferPointer { buffer in
-        guard let path = mkdtemp(buffer.baseAddress!) else {
-            throw CacheError.cannotCreateDirectory(path: pattern.path, errno: errno)
-        }
-        return URL(fileURLWithPath: String(cString: path), isDirectory: true)
-    }
-    defer { try? FileManager.default.removeItem(at: directory) }
-    return try body(directory)
-}
-
 /// Writes a file in place (same inode, truncated, not atomic), as many tools do.
 func writeFile(_ text: String, to url: URL) throws {
     let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)

@@ -16,3 +16,9 @@ final class TemporaryDirectory {
 
     func file(_ path: String) -> URL { url.appendingPathComponent(path) }
 }
+
+/// Runs `body` with a fresh directory that is removed afterwards.
+func withTemporaryDirectory<Result>(_ body: (URL) throws -> Result) throws -> Result {
+    let directory = try TemporaryDirectory()
+    return try withExtendedLifetime(directory) { try body(directory.url) }
+}
