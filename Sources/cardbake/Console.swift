@@ -21,19 +21,24 @@ struct Console: Sendable {
     /// A remark (stderr), silenced by `--quiet`.
     func note(_ line: String) {
         guard !quiet else { return }
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        writeError(line + "\n")
     }
 
     /// An error (stderr), always shown; each line of a multi-line message is its own `error:` line.
     func error(_ message: String) {
         let label = errorIsTerminal ? "\u{1B}[1;31merror:\u{1B}[0m" : "error:"
-        let lines = message.split(separator: "\n").map { "\(label) \($0)\n" }
-        FileHandle.standardError.write(Data(lines.joined().utf8))
+        writeError(message.split(separator: "\n").map { "\(label) \($0)\n" }.joined())
     }
 
     /// Rewrites the current terminal line (progress bars); only on a terminal.
     func status(_ line: String) {
         guard !quiet, errorIsTerminal else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K\(line)".utf8))
+        writeError(line)
+    }
+
+    /// Writes to stderr; on a terminal, first clears the line a progress bar may occupy.
+    private func writeError(_ text: String) {
+        let clearLine = errorIsTerminal ? "\r\u{1B}[2K" : ""
+        FileHandle.standardError.write(Data((clearLine + text).utf8))
     }
 }
