@@ -38,6 +38,8 @@ public final class StatCache: Sendable {
         /// Counts changes to `entries`; `save(to:)` writes only when it moved since the last load or save.
         var generation = 0
         var savedGeneration = 0
+        /// Paths looked up or recorded since loading: the only entries `save(to:)` keeps.
+        var used: Set<String> = []
         var hits = 0
         var misses = 0
     }
@@ -71,6 +73,7 @@ public final class StatCache: Sendable {
                 return nil
             }
             state.hits += 1
+            state.used.insert(path)
             return entry.digest
         }
         if let recorded { return recorded }
@@ -96,12 +99,16 @@ public final class StatCache: Sendable {
         remember(Entry(status: try FileStatus(path: path), digest: digest, recordedAt: recordedAt), forPath: path)
     }
 
-    /// Writes the entries to `file` atomically, or nothing if none changed since they were loaded or last saved.
+    /// Writes atomically to `file` the entries of the files looked up or recorded since loading, so
+    /// files that left the build (deleted images, removed cards' outputs) do not accumulate; writes
+    /// nothing if that would not change the file.
     ///
     /// - Throws: the errors of ``AtomicFileWriter/write(_:to:)``.
     public func save(to file: URL) throws {
         let snapshot: (entries: [String: Entry], generation: Int)? = state.withLock { state in
-            state.generation == state.savedGeneration ? nil : (state.entries, state.generation)
+            let kept = state.entries.filter { state.used.contains($0.key) }
+            let unchanged = state.generation == state.savedGeneration && kept.count == state.entries.count
+            return unchanged ? nil : (kept, state.generation)
         }
         guard let snapshot else { return }
         try AtomicFileWriter.write(Self.encode(snapshot.entries), to: file)
@@ -125,6 +132,7 @@ public final class StatCache: Sendable {
 
     private func remember(_ entry: Entry, forPath path: String) {
         state.withLock { state in
+            state.used.insert(path)
             if state.entries.updateValue(entry, forKey: path) != entry {
                 state.generation += 1
             }

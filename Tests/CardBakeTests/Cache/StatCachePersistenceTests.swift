@@ -45,9 +45,11 @@ struct StatCachePersistenceTests {
     @Test("Nothing is written when nothing changed; a change is written")
     func savesOnlyChanges() throws {
         try withSavedCache { saved in
-            // Given: a loaded cache that only had hits.
+            // Given: a loaded cache whose every file was looked up, all hits.
             let loaded = saved.clock.cache(loadingFrom: saved.cacheFile)
-            _ = try loaded.digest(ofFileAt: saved.files[0])
+            for file in saved.files {
+                _ = try loaded.digest(ofFileAt: file)
+            }
             let elsewhere = saved.cacheFile.deletingLastPathComponent().appendingPathComponent("copy")
             // When / Then
             try loaded.save(to: elsewhere)
@@ -59,6 +61,22 @@ struct StatCachePersistenceTests {
             // And an empty cache has nothing to write.
             try StatCache(loadingFrom: nil).save(to: elsewhere.appendingPathExtension("empty"))
             #expect(!FileManager.default.fileExists(atPath: elsewhere.appendingPathExtension("empty").path))
+        }
+    }
+
+    @Test("Entries of files not looked up or recorded since loading are dropped on save")
+    func dropsUnusedEntries() throws {
+        try withSavedCache { saved in
+            // Given: a later build that uses only the first file (the others left the catalog).
+            let loaded = saved.clock.cache(loadingFrom: saved.cacheFile)
+            _ = try loaded.digest(ofFileAt: saved.files[0])
+            // When
+            try loaded.save(to: saved.cacheFile)
+            // Then
+            let reloaded = saved.clock.cache(loadingFrom: saved.cacheFile)
+            #expect(reloaded.count == 1)
+            _ = try reloaded.digest(ofFileAt: saved.files[0])
+            #expect(reloaded.hits == 1)
         }
     }
 
