@@ -88,20 +88,8 @@ int cvips_linear(VipsImage *in, VipsImage **out, const double *a, const double *
     return vips_linear(in, out, (double *) a, (double *) b, count, NULL);
 }
 
-int cvips_multiply(VipsImage *left, VipsImage *right, VipsImage **out) {
-    return vips_multiply(left, right, out, NULL);
-}
-
-int cvips_bandjoin2(VipsImage *first, VipsImage *second, VipsImage **out) {
-    return vips_bandjoin2(first, second, out, NULL);
-}
-
 int cvips_replicate(VipsImage *in, VipsImage **out, int across, int down) {
     return vips_replicate(in, out, across, down, NULL);
-}
-
-int cvips_insert(VipsImage *main, VipsImage *sub, VipsImage **out, int x, int y) {
-    return vips_insert(main, sub, out, x, y, NULL);
 }
 
 int cvips_composite_over(VipsImage **layers, int count, const int *x, const int *y, VipsImage **out) {

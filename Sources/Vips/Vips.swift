@@ -22,12 +22,6 @@ public enum Vips {
         String(cString: vips_version_string())
     }
 
-    /// How many threads libvips itself uses inside one operation (per image being computed).
-    public static var concurrency: Int {
-        get { Int(vips_concurrency_get()) }
-        set { vips_concurrency_set(Int32(newValue)) }
-    }
-
     /// Frees libvips' per-thread state. Threads libvips did not create call this before they end.
     public static func threadShutdown() {
         vips_thread_shutdown()

@@ -7,8 +7,6 @@ public struct VipsImageHeader: Sendable, Equatable {
     /// Size as the image is shown: EXIF orientations 5–8 swap the stored width and height.
     public var width: Int
     public var height: Int
-    /// The libvips loader that recognised the bytes, e.g. `jpegload_buffer`.
-    public var loader: String
 }
 
 extension VipsImage {
@@ -17,17 +15,15 @@ extension VipsImage {
         let image = try make("load") { out in
             encoded.withUnsafeBytes { cvips_open_header($0.baseAddress, $0.count, out) }
         }
-        let loader = image.stringField("vips-loader") ?? "unknown loader"
         let swapsAxes = (5...8).contains(image.intField("orientation") ?? 1)
         return VipsImageHeader(width: swapsAxes ? image.height : image.width,
-                               height: swapsAxes ? image.width : image.height,
-                               loader: loader)
+                               height: swapsAxes ? image.width : image.height)
     }
 
     /// Decodes once with shrink-on-load and EXIF orientation applied, to at most `maxWidth` pixels
     /// wide (never upscaled), then normalises to 8-bit sRGB with 3 bands, plus alpha when the source has it.
-    /// The result is in memory: derive any number of images from it.
     /// Embedded ICC profiles are honoured; CMYK, gray, 16-bit and palette sources all arrive as 8-bit sRGB.
+    /// The result is in memory: derive any number of images from it.
     public static func decode(_ encoded: Data, maxWidth: Int) throws(VipsError) -> VipsImage {
         let decoded = try make("thumbnail") { out in
             encoded.withUnsafeBytes { cvips_thumbnail($0.baseAddress, $0.count, out, Int32(maxWidth)) }
@@ -48,14 +44,5 @@ extension VipsImage {
             return nil
         }
         return Int(value)
-    }
-
-    private func stringField(_ name: String) -> String? {
-        var value: UnsafePointer<CChar>?
-        guard vips_image_get_string(pointer, name, &value) == 0, let value else {
-            vips_error_clear()
-            return nil
-        }
-        return String(cString: value)
     }
 }

@@ -88,23 +88,8 @@ extension VipsImage {
         return try Self.make("linear") { cvips_linear(pointer, $0, multiplier, offset, Int32(multiplier.count)) }
     }
 
-    /// Pixel-wise product; a one-band `factor` scales every band.
-    public func multiplied(by factor: VipsImage) throws(VipsError) -> VipsImage {
-        try Self.make("multiply") { cvips_multiply(pointer, factor.pointer, $0) }
-    }
-
-    /// Appends the bands of `other` after this image's bands.
-    public func joiningBands(_ other: VipsImage) throws(VipsError) -> VipsImage {
-        try Self.make("bandjoin") { cvips_bandjoin2(pointer, other.pointer, $0) }
-    }
-
     public func replicated(across: Int, down: Int) throws(VipsError) -> VipsImage {
         try Self.make("replicate") { cvips_replicate(pointer, $0, Int32(across), Int32(down)) }
-    }
-
-    /// Pastes `sub` over this image with its top-left corner at (x, y).
-    public func inserting(_ sub: VipsImage, x: Int, y: Int) throws(VipsError) -> VipsImage {
-        try Self.make("insert") { cvips_insert(pointer, sub.pointer, $0, Int32(x), Int32(y)) }
     }
 
     /// Source-over composite of each layer at its position onto this image. The result is float with alpha.

@@ -48,10 +48,7 @@ int cvips_colourspace(VipsImage *in, VipsImage **out, VipsInterpretation space);
 int cvips_flatten(VipsImage *in, VipsImage **out, const double *background, int count);
 /// out = in × a + b per band (count values each, or 1 for all bands).
 int cvips_linear(VipsImage *in, VipsImage **out, const double *a, const double *b, int count);
-int cvips_multiply(VipsImage *left, VipsImage *right, VipsImage **out);
-int cvips_bandjoin2(VipsImage *first, VipsImage *second, VipsImage **out);
 int cvips_replicate(VipsImage *in, VipsImage **out, int across, int down);
-int cvips_insert(VipsImage *main, VipsImage *sub, VipsImage **out, int x, int y);
 
 /// Source-over composite of layers[1...] onto layers[0]; layer i (i ≥ 1) is placed at (x[i-1], y[i-1]).
 /// The result is float with an alpha band.
