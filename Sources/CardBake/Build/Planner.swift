@@ -8,14 +8,13 @@ struct Planner: Sendable {
 
     /// The plan for one card, or why it cannot be built (missing image, unknown font, …).
     func plan(_ card: Card) -> Result<CardPlan, CardFailure> {
-        do {
-            let fonts = ResolvedFonts(
-                title: try CardFailure.field("style.title", of: card) { () throws(RenderError) in
-                    try self.fonts.font(for: card.style.title)
-                },
-                description: try CardFailure.field("style.description", of: card) { () throws(RenderError) in
-                    try self.fonts.font(for: card.style.description)
-                })
+        do throws(CardFailure) {
+            let fonts: ResolvedFonts
+            do {
+                fonts = try self.fonts.fonts(for: card.style)
+            } catch {
+                throw CardFailure(card: card, field: error.field, error: error.error)
+            }
             let digest = try CardFailure.field("image", of: card) { () throws(RenderError) in
                 do {
                     return try statCache.digest(ofFileAt: card.image)

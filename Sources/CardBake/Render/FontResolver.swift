@@ -16,6 +16,13 @@ public struct ResolvedFonts: Sendable, Hashable {
     public let description: ResolvedFont
 }
 
+/// A text style whose font cannot be used.
+public struct FontFailure: Error, Sendable {
+    /// The style field at fault: `style.title` or `style.description`.
+    public let field: String
+    public let error: RenderError
+}
+
 /// Finds the font file behind each family or registers a style's own font file, once per build.
 ///
 /// Font files are registered with fontconfig for the whole process; resolve every card's fonts
@@ -25,8 +32,17 @@ public final class FontResolver: Sendable {
 
     public init() {}
 
-    public func fonts(for style: Style) throws(RenderError) -> ResolvedFonts {
-        ResolvedFonts(title: try font(for: style.title), description: try font(for: style.description))
+    /// The fonts of a card's title and description; a failure names the text style at fault.
+    public func fonts(for style: Style) throws(FontFailure) -> ResolvedFonts {
+        func resolve(_ text: TextStyle, field: String) throws(FontFailure) -> ResolvedFont {
+            do {
+                return try font(for: text)
+            } catch {
+                throw FontFailure(field: field, error: error)
+            }
+        }
+        return ResolvedFonts(title: try resolve(style.title, field: "style.title"),
+                             description: try resolve(style.description, field: "style.description"))
     }
 
     public func font(for style: TextStyle) throws(RenderError) -> ResolvedFont {
