@@ -14,6 +14,12 @@ public struct StageReport: Codable, Sendable, Equatable {
     public var background: Stage
     /// By scale name (`1x`, `2x`, …).
     public var images: [String: Stage]
+
+    /// Every bitmap of `scales` from the cache; the background not needed.
+    static func allCached(_ scales: some Sequence<Int>) -> StageReport {
+        StageReport(background: .skipped,
+                    images: Dictionary(uniqueKeysWithValues: scales.map { (Manifest.scaleName($0), .cached) }))
+    }
 }
 
 /// What happened to every card in a build, and the totals.
@@ -35,9 +41,8 @@ public struct BuildReport: Codable, Sendable, Equatable {
         public var reason: String?
 
         static func cached(_ card: Card) -> CardResult {
-            let images = Dictionary(uniqueKeysWithValues: card.style.scales.map { (Manifest.scaleName($0), StageReport.Stage.cached) })
-            return CardResult(id: card.id, index: card.index, status: .cached, seconds: 0,
-                              stages: StageReport(background: .skipped, images: images))
+            CardResult(id: card.id, index: card.index, status: .cached, seconds: 0,
+                       stages: .allCached(card.style.scales))
         }
 
         static func failed(_ failure: CardFailure, seconds: Double = 0) -> CardResult {

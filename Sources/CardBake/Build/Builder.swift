@@ -29,14 +29,15 @@ public struct Builder: Sendable {
         defer { workspace.close() }
         let records = RecordCache(store: workspace.store)
         let writer = OutputWriter(directory: request.output, store: workspace.store, statCache: workspace.statCache)
-        let planner = Planner(statCache: workspace.statCache, fonts: FontResolver(), records: records)
+        let planner = Planner(statCache: workspace.statCache, fonts: FontResolver())
 
         // Plan: digests and cache lookups only.
         var results: [BuildReport.CardResult] = []
         var plans: [CardPlan?] = []
         for card in catalog.cards {
             switch planner.plan(card) {
-            case .success(let plan):
+            case .success(var plan):
+                plan.cached = records.cachedImages(of: plan)
                 plans.append(plan)
                 results.append(.cached(card))
             case .failure(let failure):

@@ -28,8 +28,7 @@ struct CardBaker: Sendable {
     }
 
     private func render(_ plan: CardPlan, cancellation: Cancellation) throws -> Outcome {
-        var stages = StageReport(background: .skipped,
-                                 images: Dictionary(uniqueKeysWithValues: plan.cached.keys.map { (Manifest.scaleName($0), .cached) }))
+        var stages = StageReport.allCached(plan.cached.keys)
         let missing = plan.missingScales
         guard let largest = missing.max() else {
             return Outcome(images: plan.cached, stages: stages)

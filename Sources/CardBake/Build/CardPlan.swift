@@ -6,8 +6,8 @@ struct CardPlan: Sendable {
     let card: Card
     let fonts: ResolvedFonts
     let inputs: CardInputs
-    /// Records found in the action cache, by scale.
-    var cached: [Int: RenderedImageRecord]
+    /// Records of the card's bitmaps the cache holds, by scale (filled in by the build, not by planning).
+    var cached: [Int: RenderedImageRecord] = [:]
 
     var missingScales: [Int] { card.style.scales.filter { cached[$0] == nil } }
     var key: Digest { inputs.cardKey(scales: card.style.scales) }

@@ -35,8 +35,7 @@ public struct Checker: Sendable {
         try Vips.start()
         let catalog = try request.loadCatalog()
         let statCache = StatCache(loadingFrom: request.cache?.appendingPathComponent("stat-cache"))
-        let planner = Planner(statCache: statCache, fonts: FontResolver(),
-                              records: RecordCache(store: InMemoryArtifactStore()))
+        let planner = Planner(statCache: statCache, fonts: FontResolver())
         let manifestURL = request.output.appendingPathComponent("manifest.json")
         let entries = Manifest.read(from: manifestURL)?.cards ?? []
         let built = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -73,9 +72,9 @@ public struct Checker: Sendable {
         if Set(entry.images.keys) != wanted {
             return "scales changed from \(entry.images.keys.sorted().joined(separator: ",")) to \(wanted.sorted().joined(separator: ","))"
         }
-        for name in wanted.sorted() {
-            guard let image = entry.images[name] else { continue }
-            let expected = OutputWriter.file(for: plan.card, scale: Int(name.dropLast()) ?? 0)
+        for scale in plan.card.style.scales {
+            guard let image = entry.images[Manifest.scaleName(scale)] else { continue }
+            let expected = OutputWriter.file(for: plan.card, scale: scale)
             if image.file != expected {
                 return "format changed: \(image.file) would be \(expected)"
             }

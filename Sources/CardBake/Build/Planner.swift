@@ -1,10 +1,9 @@
 import Foundation
 
-/// Works out each card's inputs and keys, and what the cache already has, without decoding images.
+/// Works out each card's inputs and keys without decoding images.
 struct Planner: Sendable {
     let statCache: StatCache
     let fonts: FontResolver
-    let records: RecordCache
 
     /// The plan for one card, or why it cannot be built (missing image, unknown font, …).
     func plan(_ card: Card) -> Result<CardPlan, CardFailure> {
@@ -23,11 +22,7 @@ struct Planner: Sendable {
                 }
             }
             let inputs = CardInputs(imageDigest: digest, card: card, fonts: fonts)
-            var cached: [Int: RenderedImageRecord] = [:]
-            for scale in card.style.scales {
-                cached[scale] = records.record(RenderedImageRecord.self, for: inputs.imageKey(scale: scale))
-            }
-            return .success(CardPlan(card: card, fonts: fonts, inputs: inputs, cached: cached))
+            return .success(CardPlan(card: card, fonts: fonts, inputs: inputs))
         } catch {
             return .failure(error)
         }
