@@ -28,14 +28,20 @@ struct StatCacheTests {
         return clock
     }
 
-    @Test("An unchanged file whose times are well before the entry is a hit, not a read")
-    func hit() throws {
+    /// Given, for several tests: `image.png` holding "pixels", hashed once (`first`) by a cache whose
+    /// clock is far enough ahead that the entry is trusted.
+    func withHashedFile(_ body: (_ directory: URL, _ file: URL, _ cache: StatCache, _ first: Digest) throws -> Void) throws {
         try withTemporaryDirectory { directory in
-            // Given
             let file = directory.appendingPathComponent("image.png")
             try writeFile("pixels", to: file)
             let cache = Self.futureClock().cache()
-            let digest = try cache.digest(ofFileAt: file)
+            try body(directory, file, cache, try cache.digest(ofFileAt: file))
+        }
+    }
+
+    @Test("An unchanged file whose times are well before the entry is a hit, not a read")
+    func hit() throws {
+        try withHashedFile { _, file, cache, digest in
             // When
             let again = try cache.digest(ofFileAt: file)
             // Then
@@ -63,12 +69,8 @@ struct StatCacheTests {
 
     @Test("A changed size means a new read")
     func changedSize() throws {
-        try withTemporaryDirectory { directory in
-            let file = directory.appendingPathComponent("image.png")
-            try writeFile("pixels", to: file)
+        try withHashedFile { _, file, cache, _ in
             let mtime = try modificationTime(of: file)
-            let cache = Self.futureClock().cache()
-            _ = try cache.digest(ofFileAt: file)
             try writeFile("pixels!", to: file)
             try setModificationTime(of: file, to: mtime)
             #expect(try cache.digest(ofFileAt: file) == Digest.sha256(Data("pixels!".utf8)))
@@ -78,11 +80,7 @@ struct StatCacheTests {
 
     @Test("A changed modification time means a new read")
     func changedModificationTime() throws {
-        try withTemporaryDirectory { directory in
-            let file = directory.appendingPathComponent("image.png")
-            try writeFile("pixels", to: file)
-            let cache = Self.futureClock().cache()
-            _ = try cache.digest(ofFileAt: file)
+        try withHashedFile { _, file, cache, _ in
             try setModificationTime(of: file, to: try modificationTime(of: file) - 5_000_000_000)
             #expect(try cache.digest(ofFileAt: file) == Digest.sha256(Data("pixels".utf8)))
             #expect((cache.hits, cache.misses) == (0, 2))
@@ -91,12 +89,8 @@ struct StatCacheTests {
 
     @Test("A file replaced by another (new inode), even with the same size and times, means a new read")
     func changedInode() throws {
-        try withTemporaryDirectory { directory in
-            let file = directory.appendingPathComponent("image.png")
-            try writeFile("pixels", to: file)
+        try withHashedFile { _, file, cache, _ in
             let mtime = try modificationTime(of: file)
-            let cache = Self.futureClock().cache()
-            _ = try cache.digest(ofFileAt: file)
             try AtomicFileWriter.write(Data("PIXELS".utf8), to: file)
             try setModificationTime(of: file, to: mtime)
             #expect(try cache.digest(ofFileAt: file) == Digest.sha256(Data("PIXELS".utf8)))
@@ -169,11 +163,7 @@ struct StatCacheTests {
 
     @Test("Paths are normalised: a relative or dotted path to a file shares its entry")
     func normalisedPaths() throws {
-        try withTemporaryDirectory { directory in
-            let file = directory.appendingPathComponent("image.png")
-            try writeFile("pixels", to: file)
-            let cache = Self.futureClock().cache()
-            _ = try cache.digest(ofFileAt: file)
+        try withHashedFile { directory, _, cache, _ in
             _ = try cache.digest(ofFileAt: directory.appendingPathComponent("sub/../image.png"))
             _ = try cache.digest(ofFileAt: URL(fileURLWithPath: "./image.png", relativeTo: directory))
             #expect((cache.hits, cache.misses, cache.count) == (2, 1, 1))
