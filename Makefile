@@ -5,28 +5,35 @@ SWIFT        ?= swift
 CATALOG      ?= Input/catalog.json
 OUTPUT       ?= Output
 APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev pkg-config fonts-lato fonts-dejavu-core
+# The benchmark's peers: ImageMagick, and a Python virtual environment for pyvips.
+BENCH_APT_PACKAGES := imagemagick python3-venv python3-pip
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN   = $(shell $(SWIFT) build -c release --show-bin-path)/cardbake
 
-.PHONY: all deps build cards test bench clean
+.PHONY: all deps build cards test bench stress clean
 
 all: cards
 
-## deps: install the system packages cardbake needs (apt; sudo when not root)
-deps:
+# Installs whichever of the Debian packages named in $(1) are missing (apt; sudo when not root).
+define apt_install
 	@missing=""; \
-	for package in $(APT_PACKAGES); do \
+	for package in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  if ! command -v apt-get >/dev/null 2>&1; then \
-	    echo "error: cardbake needs:$$missing. This system has no apt-get: install libvips (>= 8.14) with its development files, Pango, fontconfig, pkg-config and the Lato fonts with your package manager." >&2; \
+	    echo "error: cardbake needs:$$missing. This system has no apt-get: install them (libvips >= 8.14 with its development files) with your package manager." >&2; \
 	    exit 1; \
 	  fi; \
 	  echo "Installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+endef
+
+## deps: install the system packages cardbake needs
+deps:
+	$(call apt_install,$(APT_PACKAGES))
 
 ## build: release build of the cardbake binary
 build: deps
@@ -40,6 +47,15 @@ cards: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+## bench: the benchmark against its peers; prints the table and writes bench/RESULTS.md
+bench: build
+	$(call apt_install,$(BENCH_APT_PACKAGES))
+	bench/run
+
+## stress: the long reliability runs (kill -9 loops, fuzzing); results go to docs/RELIABILITY.md
+stress: build
+	Tests/Stress/run
 
 ## clean: remove the build folder, the cache and what cardbake wrote to Output/
 clean:
