@@ -10,6 +10,7 @@ struct BuildCommand: ParsableCommand {
 
     @OptionGroup var location: LocationOptions
     @OptionGroup var cache: CacheOptions
+    @OptionGroup var lock: LockOptions
     @OptionGroup var verbosity: VerbosityOptions
 
     @OptionGroup var overrides: RenderOverrideOptions
@@ -34,7 +35,8 @@ struct BuildCommand: ParsableCommand {
     func run() throws {
         let request = BuildRequest(catalog: location.catalogURL, output: location.outputURL,
                                    cache: noCache ? nil : cache.cacheURL, jobs: jobs, maxPixels: maxPixels,
-                                   scales: try overrides.parsedScales(), format: overrides.format)
+                                   scales: try overrides.parsedScales(), format: overrides.format,
+                                   lockTimeout: lock.timeout)
         let console = Console(verbosity: verbosity)
         let progress = ProgressPrinter(console: console)
         let interruption = Interruption()
@@ -48,9 +50,13 @@ struct BuildCommand: ParsableCommand {
         } catch is BuildCancelled {
             console.error("interrupted; \(location.output) was left as it was.")
             throw ExitCode(interruption.exitStatus)
+        } catch let error as CacheError where error.isWriteFailure {
+            console.error("\(error)\nthe build stopped: no file was left half written and the cache is valid; "
+                          + "build again once the cause is fixed.")
+            throw ExitCode(ExitStatus.failures)
         }
         if let report {
-            try builtReport.encoded().write(to: URL(fileURLWithPath: report), options: .atomic)
+            try AtomicFileWriter.write(builtReport.encoded(), to: URL(fileURLWithPath: report))
         }
         for failure in builtReport.failures {
             console.error("\(location.catalog): \(failure.location): \(failure.reason ?? "unknown reason")")

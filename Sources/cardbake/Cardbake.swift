@@ -3,14 +3,16 @@ import CardBake
 import Foundation
 
 /// `cardbake`: prerenders app cards from a catalog. Exit status: 0 success; 1 some cards failed or
-/// `check` found differences; 2 usage or catalog error (nothing rendered); 130 / 143 interrupted.
+/// `check` found differences, or a build stopped on a file it could not write; 2 usage or catalog
+/// error (nothing rendered); 3 another cardbake held the folders past `--lock-timeout`; 130 / 143 interrupted.
 struct Cardbake: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cardbake",
         abstract: "Prerender app cards: a photo, a title and a description over a blurred copy of the photo.",
         discussion: """
-            Exit status: 0 success; 1 some cards failed, or check found differences; \
-            2 usage or catalog error (nothing rendered); 130 interrupted (143 on SIGTERM).
+            Exit status: 0 success; 1 some cards failed, check found differences, or a file could not be \
+            written; 2 usage or catalog error (nothing rendered); 3 another cardbake used the output or cache \
+            folder for longer than --lock-timeout; 130 interrupted (143 on SIGTERM).
             """,
         version: "cardbake \(Builder.version) (libvips \(Builder.libvipsVersion))",
         subcommands: [BuildCommand.self, CheckCommand.self, CleanCommand.self],
@@ -21,9 +23,15 @@ struct Cardbake: ParsableCommand {
 @main
 enum Main {
     static func main() {
+        // A write past RLIMIT_FSIZE (ulimit -f) then fails with EFBIG, reported like a full disk,
+        // instead of killing the process.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             var command = try Cardbake.parseAsRoot()
             try command.run()
+        } catch let error as LockTimeout {
+            Console().error("\(error) (--lock-timeout)")
+            Foundation.exit(ExitStatus.lockTimeout)
         } catch {
             // ArgumentParser's own code for usage errors is 64; cardbake documents 2.
             let code = Cardbake.exitCode(for: error)
@@ -40,4 +48,5 @@ enum Main {
 enum ExitStatus {
     static let failures: Int32 = 1
     static let usage: Int32 = 2
+    static let lockTimeout: Int32 = 3
 }

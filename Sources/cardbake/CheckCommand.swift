@@ -11,16 +11,18 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var location: LocationOptions
     @OptionGroup var cache: CacheOptions
+    @OptionGroup var lock: LockOptions
     @OptionGroup var overrides: RenderOverrideOptions
     @OptionGroup var verbosity: VerbosityOptions
 
     func run() throws {
         let console = Console(verbosity: verbosity)
         let request = BuildRequest(catalog: location.catalogURL, output: location.outputURL, cache: cache.cacheURL,
-                                   scales: try overrides.parsedScales(), format: overrides.format)
+                                   scales: try overrides.parsedScales(), format: overrides.format,
+                                   lockTimeout: lock.timeout)
         let findings: [Checker.Finding]
         do {
-            findings = try Checker(request: request).run()
+            findings = try Checker(request: request).run(waiting: console.waiting)
         } catch let error as CatalogError {
             console.error("\(error)")
             throw ExitCode(ExitStatus.usage)

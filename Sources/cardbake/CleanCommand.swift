@@ -18,14 +18,23 @@ struct CleanCommand: ParsableCommand {
     var outputDirectory: String = "Output"
 
     @OptionGroup var cacheLocation: CacheOptions
+    @OptionGroup var lock: LockOptions
 
+    /// Waits for any other cardbake using the folders to finish, then removes what was asked.
     func run() throws {
         let both = !cache && !output
-        if cache || both {
-            try OutputCleaner.removeCache(at: cacheLocation.cacheURL)
+        let cacheURL = cache || both ? cacheLocation.cacheURL : nil
+        let outputURL = output || both ? URL(fileURLWithPath: outputDirectory).standardizedFileURL : nil
+        let console = Console()
+        let folders = try WorkspaceLock(folders: [cacheURL, outputURL].compactMap { $0 }, mode: .exclusive,
+                                        creating: false, timeout: lock.timeout, cancellation: Cancellation(),
+                                        waiting: console.waiting)
+        defer { folders.release() }
+        if let cacheURL {
+            try OutputCleaner.removeCache(at: cacheURL)
         }
-        if output || both {
-            try OutputCleaner.removeOutput(at: URL(fileURLWithPath: outputDirectory).standardizedFileURL)
+        if let outputURL {
+            try OutputCleaner.removeOutput(at: outputURL)
         }
     }
 }

@@ -1,3 +1,4 @@
+import CardBake
 import Foundation
 
 /// Where cardbake's words go: results to stdout, `error:` and progress to stderr, colour only on a
@@ -8,8 +9,13 @@ struct Console: Sendable {
     let errorIsTerminal = isatty(STDERR_FILENO) != 0
 
     init(verbosity: VerbosityOptions) {
-        quiet = verbosity.quiet
-        verbose = verbosity.verbose
+        self.init(quiet: verbosity.quiet, verbose: verbosity.verbose)
+    }
+
+    /// A console for commands without `--quiet` and `--verbose`.
+    init(quiet: Bool = false, verbose: Bool = false) {
+        self.quiet = quiet
+        self.verbose = verbose
     }
 
     /// A result line (stdout), e.g. the build summary.
@@ -22,6 +28,11 @@ struct Console: Sendable {
     func note(_ line: String) {
         guard !quiet else { return }
         writeError(line + "\n")
+    }
+
+    /// Says, once, that the command waits for `holder` to release `folder` (stderr), silenced by `--quiet`.
+    func waiting(for folder: URL, holder: LockHolder) {
+        note("waiting for \(holder) to finish with \(folder.path) …")
     }
 
     /// An error (stderr), always shown; each line of a multi-line message is its own `error:` line.

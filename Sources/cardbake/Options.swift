@@ -27,6 +27,23 @@ struct CacheOptions: ParsableArguments {
     }
 }
 
+/// How long to wait for another cardbake that uses the same output or cache folder.
+struct LockOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "Give up (exit 3) after waiting this many seconds for another cardbake using the same output or cache folder.",
+        discussion: "Default: wait as long as it takes. 0 gives up at once.", valueName: "seconds"))
+    var lockTimeout: Double?
+
+    func validate() throws {
+        if let lockTimeout, !(lockTimeout >= 0 && lockTimeout.isFinite) {
+            throw ValidationError("--lock-timeout takes a number of seconds, 0 or more.")
+        }
+    }
+
+    /// The wait allowed; nil waits as long as it takes.
+    var timeout: Duration? { lockTimeout.map(Duration.seconds) }
+}
+
 /// How much the command says.
 struct VerbosityOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")

@@ -14,6 +14,8 @@ final class ProgressPrinter: Sendable {
 
     func handle(_ event: BuildEvent) {
         switch event {
+        case let .waiting(folder, holder):
+            console.waiting(for: folder, holder: holder)
         case let .planned(total, toRender):
             console.note("\(total) cards, \(toRender) to render")
         case let .finished(result, done, total):

@@ -14,9 +14,12 @@ public struct BuildRequest: Sendable {
     public var scales: [Int]?
     /// Replace every card's format (`--format`).
     public var format: OutputFormat.Kind?
+    /// How long to wait for another cardbake using the same output or cache folder; nil waits as long as it takes.
+    public var lockTimeout: Duration?
 
     public init(catalog: URL, output: URL, cache: URL?, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-                maxPixels: Int = 100_000_000, scales: [Int]? = nil, format: OutputFormat.Kind? = nil) {
+                maxPixels: Int = 100_000_000, scales: [Int]? = nil, format: OutputFormat.Kind? = nil,
+                lockTimeout: Duration? = nil) {
         self.catalog = catalog
         self.output = output
         self.cache = cache
@@ -24,6 +27,7 @@ public struct BuildRequest: Sendable {
         self.maxPixels = maxPixels
         self.scales = scales
         self.format = format
+        self.lockTimeout = lockTimeout
     }
 
     /// The catalog as this request builds it: loaded, validated, with the overrides applied.
@@ -39,6 +43,8 @@ public struct BuildRequest: Sendable {
 
 /// Progress of a running build, for a progress bar or log lines.
 public enum BuildEvent: Sendable {
+    /// Another process holds `folder`; the build waits for it (reported once per folder).
+    case waiting(for: URL, holder: LockHolder)
     /// Planning is done: `total` cards, of which `toRender` need rendering.
     case planned(total: Int, toRender: Int)
     /// A card needing work finished (rendered or failed); `done` of `toRender`.

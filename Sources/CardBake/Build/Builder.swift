@@ -18,13 +18,18 @@ public struct Builder: Sendable {
         self.request = request
     }
 
-    /// Builds the catalog. Throws ``CatalogError`` when the catalog does not validate (nothing is
-    /// rendered), ``BuildCancelled`` when cancelled, and an I/O error when the output cannot be written.
+    /// Builds the catalog, holding the output and cache folders locked against other cardbake
+    /// processes from planning to the end. Throws ``CatalogError`` when the catalog does not validate
+    /// (nothing is rendered), ``BuildCancelled`` when cancelled, ``LockTimeout`` when another process
+    /// holds a folder for longer than the request waits, and a ``CacheError`` when a file cannot be
+    /// written: that stops the build (before the output folder is touched, if rendering hit it).
     public func run(cancellation: Cancellation = Cancellation(),
                     events: @escaping @Sendable (BuildEvent) -> Void = { _ in }) throws -> BuildReport {
         let start = ContinuousClock.now
         try Vips.start()
         let catalog = try request.loadCatalog()
+        let lock = try WorkspaceLock(building: request, cancellation: cancellation, events: events)
+        defer { lock.release() }
         let workspace = try CacheWorkspace(request: request)
         defer { workspace.close() }
         let records = RecordCache(store: workspace.store)
@@ -48,12 +53,14 @@ public struct Builder: Sendable {
         let toRender = plans.compactMap { $0 }.filter { !$0.missingScales.isEmpty }
         events(.planned(total: catalog.cards.count, toRender: toRender.count))
 
-        // Render what the cache lacks, on the worker pool.
+        // Render what the cache lacks, on the worker pool; a cache write that fails stops it.
         let baker = CardBaker(store: workspace.store, records: records, maxPixels: request.maxPixels)
+        let stop = Cancellation(following: cancellation)
         let done = Counter()
-        let baked = WorkerPool.map(toRender, workers: request.jobs, cancellation: cancellation) { plan in
+        let baked = WorkerPool.map(toRender, workers: request.jobs, cancellation: stop) { plan in
             let clock = ContinuousClock.now
-            let outcome = Result { try baker.bake(plan, cancellation: cancellation) }
+            let outcome = Result { try baker.bake(plan, cancellation: stop) }
+            if case .failure(is CacheError) = outcome { stop.cancel() }
             let seconds = (ContinuousClock.now - clock).seconds
             let result: BuildReport.CardResult = switch outcome {
             case .success(let baked):
@@ -64,13 +71,14 @@ public struct Builder: Sendable {
                 .failed(CardFailure(card: plan.card, field: nil, error: error), seconds: seconds)
             }
             events(.finished(result, done: done.increment(), of: toRender.count))
-            return (result, try? outcome.get().images)
+            return (result, outcome)
         }
+        for case (_, .failure(let error as CacheError))? in baked { throw error }
         try cancellation.check()
         for (plan, outcome) in zip(toRender, baked) {
-            guard let (result, images) = outcome else { continue }
+            guard let (result, rendering) = outcome else { continue }
             results[plan.card.index] = result
-            plans[plan.card.index]?.cached = images ?? [:]
+            plans[plan.card.index]?.cached = (try? rendering.get().images) ?? [:]
         }
 
         // Bring the output folder up to date in one step.
@@ -83,6 +91,8 @@ public struct Builder: Sendable {
                     results[plan.card.index].status = .rendered
                     results[plan.card.index].stages = repair
                 }
+            } catch let error as CacheError where error.isWriteFailure {
+                throw error
             } catch {
                 results[plan.card.index] = .failed(CardFailure(card: plan.card, field: nil, error: error))
             }

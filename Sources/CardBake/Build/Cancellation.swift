@@ -3,10 +3,18 @@ import Synchronization
 /// A flag a signal handler sets and workers poll between steps; cancelled work leaves nothing half written.
 public final class Cancellation: Sendable {
     private let flag = Atomic<Bool>(false)
+    private let parent: Cancellation?
 
-    public init() {}
+    public init() {
+        parent = nil
+    }
 
-    public var isCancelled: Bool { flag.load(ordering: .acquiring) }
+    /// A cancellation that is also cancelled whenever `parent` is; cancelling it leaves `parent` alone.
+    init(following parent: Cancellation) {
+        self.parent = parent
+    }
+
+    public var isCancelled: Bool { flag.load(ordering: .acquiring) || parent?.isCancelled == true }
 
     public func cancel() {
         flag.store(true, ordering: .releasing)

@@ -14,13 +14,16 @@ struct CardBaker: Sendable {
         var stages: StageReport
     }
 
-    /// Throws ``CardFailure`` when the card cannot be rendered, ``BuildCancelled`` when cancelled.
+    /// Throws ``CardFailure`` when the card cannot be rendered, ``BuildCancelled`` when cancelled, and
+    /// the ``CacheError`` of a cache write that failed (disk full, a write limit): no fault of the card.
     func bake(_ plan: CardPlan, cancellation: Cancellation) throws -> Outcome {
         do {
             return try render(plan, cancellation: cancellation)
         } catch let error as CardFailure {
             throw error
         } catch let error as BuildCancelled {
+            throw error
+        } catch let error as CacheError {
             throw error
         } catch {
             throw CardFailure(card: plan.card, field: nil, error: error)

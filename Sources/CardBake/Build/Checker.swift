@@ -30,10 +30,13 @@ public struct Checker: Sendable {
     }
 
     /// Every difference, in catalog order, then the extra cards. Throws ``CatalogError`` for a catalog
-    /// that does not validate.
-    public func run() throws -> [Finding] {
+    /// that does not validate, ``LockTimeout`` when a build holds the output or cache folder for
+    /// longer than the request waits (`waiting` is called once per folder a build holds).
+    public func run(waiting: (URL, LockHolder) -> Void = { _, _ in }) throws -> [Finding] {
         try Vips.start()
         let catalog = try request.loadCatalog()
+        let lock = try WorkspaceLock(checking: request, waiting: waiting)
+        defer { lock.release() }
         let statCache = StatCache(loadingFrom: request.cache?.appendingPathComponent("stat-cache"))
         let planner = Planner(statCache: statCache, fonts: FontResolver())
         let manifestURL = request.output.appendingPathComponent("manifest.json")

@@ -68,7 +68,7 @@ public enum AtomicFileWriter {
     }
 
     /// `mkdir -p`: creates the directory and any missing parents; another process creating them meanwhile is fine.
-    private static func createDirectory(at directory: URL) throws {
+    static func createDirectory(at directory: URL) throws {
         let path = directory.fileSystemPath
         if mkdir(path, 0o777) == 0 { return }
         switch errno {

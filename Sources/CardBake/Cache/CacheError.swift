@@ -10,8 +10,19 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
     case cannotWrite(path: String, errno: Int32)
     /// A missing directory could not be created; `errno` is the system's error code.
     case cannotCreateDirectory(path: String, errno: Int32)
+    /// A folder could not be opened or locked against other cardbake processes; `errno` is the system's error code.
+    case cannotLock(path: String, errno: Int32)
     /// A cache directory's `VERSION` file names a layout this version of cardbake does not read.
     case incompatibleStore(path: String, found: String)
+
+    /// A file could not be written or its folder made: the disk is full, a write limit was reached,
+    /// permissions forbid it. No card is at fault, so a build stops rather than failing cards.
+    public var isWriteFailure: Bool {
+        switch self {
+        case .cannotWrite, .cannotCreateDirectory: true
+        case .cannotRead, .cannotLock, .incompatibleStore: false
+        }
+    }
 
     public var description: String {
         switch self {
@@ -21,6 +32,8 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
             "Could not write \"\(path)\": \(Self.text(of: code))."
         case let .cannotCreateDirectory(path, code):
             "Could not create the directory \"\(path)\": \(Self.text(of: code))."
+        case let .cannotLock(path, code):
+            "Could not lock the folder \"\(path)\" against other cardbake processes: \(Self.text(of: code))."
         case let .incompatibleStore(path, found):
             "The cache directory \"\(path)\" has the layout \"\(found)\", which this version of cardbake "
                 + "does not read; delete the directory to start again with an empty cache."
