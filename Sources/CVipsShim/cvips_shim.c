@@ -21,19 +21,90 @@ int cvips_open_header(const void *buffer, size_t length, VipsImage **out) {
     return *out ? 0 : -1;
 }
 
+// Whether `image` embeds an ICC profile libvips can convert it with: one that is not corrupt and
+// describes the image's colour space. Others are ignored, as browsers ignore them.
+static gboolean cvips_has_usable_profile(VipsImage *image) {
+    const void *profile;
+    size_t length;
+    return vips_image_get_typeof(image, VIPS_META_ICC_NAME)
+        && !vips_image_get_blob(image, VIPS_META_ICC_NAME, &profile, &length)
+        && vips_icc_is_compatible_profile(image, profile, length);
+}
+
+// vips_thumbnail_buffer in 8.14 converts CMYK to sRGB through the fallback profile even when the image
+// embeds its own, and leaves an RGB image with a profile (Display P3, Adobe RGB) in that space unless asked
+// to export; asked to export, it also converts images without a profile, shifting their colours, and fails
+// on a profile it cannot use. So each case gets the call that is right for it.
 int cvips_thumbnail(const void *buffer, size_t length, VipsImage **out, int width) {
+    VipsImage *header = vips_image_new_from_buffer(buffer, length, "", NULL);
+    if (!header)
+        return -1;
+    gboolean cmyk = header->Type == VIPS_INTERPRETATION_CMYK;
+    gboolean profiled = cvips_has_usable_profile(header);
+    g_object_unref(header);
+
     void *copy = g_memdup2(buffer, length);
-    if (vips_thumbnail_buffer(copy, length, out, width,
-            "height", VIPS_MAX_COORD,
-            "size", VIPS_SIZE_DOWN,
-            // thumbnail's own fail_on does not reach the loader in 8.14: pass it as a loader option.
-            "option_string", "fail_on=error",
-            NULL)) {
+    int result;
+    if (cmyk) {
+        // Decoded whole (no shrink-on-load), converted, then thumbnailed as the sRGB image it now is.
+        VipsImage *decoded = vips_image_new_from_buffer(copy, length, "",
+            "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+        VipsImage *srgb = NULL;
+        result = !decoded
+            || vips_icc_transform(decoded, &srgb, "srgb", "input_profile", "cmyk", "embedded", TRUE,
+                   "intent", VIPS_INTENT_RELATIVE, "depth", 8, NULL)
+            || vips_thumbnail_image(srgb, out, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN, NULL)
+            ? -1 : 0;
+        if (srgb)
+            g_object_unref(srgb);
+        if (decoded)
+            g_object_unref(decoded);
+    }
+    else
+        // thumbnail's own fail_on does not reach the loader in 8.14: pass it as a loader option.
+        result = profiled
+            ? vips_thumbnail_buffer(copy, length, out, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN,
+                  "option_string", "fail_on=error", "export_profile", "srgb", NULL)
+            : vips_thumbnail_buffer(copy, length, out, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN,
+                  "option_string", "fail_on=error", NULL);
+    if (result) {
         g_free(copy);
         return -1;
     }
     g_signal_connect(*out, "postclose", G_CALLBACK(cvips_free_buffer), copy);
     return 0;
+}
+
+typedef struct {
+    const void *buffer;
+    size_t length;
+    VipsForeignClass *found;
+    gboolean blocked;
+} CvipsLoaderSearch;
+
+// Keeps the best loader whose sniffer accepts the bytes: unblocked over blocked, then higher priority.
+static void *cvips_consider_loader(VipsForeignLoadClass *class, CvipsLoaderSearch *search) {
+    if (!class->is_a_buffer || !class->is_a_buffer(search->buffer, search->length))
+        return NULL;
+    VipsForeignClass *foreign = VIPS_FOREIGN_CLASS(class);
+    gboolean blocked = (VIPS_OPERATION_CLASS(class)->flags & VIPS_OPERATION_BLOCKED) != 0;
+    if (!search->found
+        || (search->blocked && !blocked)
+        || (search->blocked == blocked && foreign->priority > search->found->priority)) {
+        search->found = foreign;
+        search->blocked = blocked;
+    }
+    return NULL;
+}
+
+const char *cvips_find_loader(const void *buffer, size_t length, const char **description, int *blocked) {
+    CvipsLoaderSearch search = { buffer, length, NULL, FALSE };
+    vips_class_map_all(g_type_from_name("VipsForeignLoad"), (VipsClassMapFn) cvips_consider_loader, &search);
+    if (!search.found)
+        return NULL;
+    *description = VIPS_OBJECT_CLASS(search.found)->description;
+    *blocked = search.blocked;
+    return VIPS_OBJECT_CLASS(search.found)->nickname;
 }
 
 int cvips_copy_memory(VipsImage *in, VipsImage **out) {

@@ -19,10 +19,19 @@ int cvips_start(const char *argv0);
 /// Used to check the pixel count before any pixel is decoded.
 int cvips_open_header(const void *buffer, size_t length, VipsImage **out);
 
-/// Decodes with shrink-on-load and EXIF auto-rotation to at most `width` pixels wide (never upscales),
-/// colour-managed to sRGB when the source carries a profile; fails on truncation and errors.
+/// Decodes with EXIF auto-rotation to at most `width` pixels wide (never upscales), with shrink-on-load
+/// except for CMYK; fails on truncation and errors. An image with an embedded ICC profile is converted
+/// through it to sRGB (relative colorimetric); CMYK without one through libvips' fallback CMYK profile.
+/// A profile libvips cannot use (corrupt, or for another colour space) is ignored.
 /// Decoding is lazy, so the image keeps its own copy of `buffer` and frees it when it closes.
 int cvips_thumbnail(const void *buffer, size_t length, VipsImage **out, int width);
+
+/// The loader libvips would pick for `buffer`, judged by the loaders' own sniffers of its first bytes:
+/// one that is not blocked if any recognises them, else the blocked one of highest priority; NULL if none.
+/// libvips 8.14 reports a blocked loader only as "operation is blocked" and an unknown format as "not in a
+/// known format"; this lets cardbake say which it was, and that blocked means untrusted. `description`
+/// and the returned nickname belong to libvips. Reads only class data, so any thread may call it.
+const char *cvips_find_loader(const void *buffer, size_t length, const char **description, int *blocked);
 
 /// Computes the image into memory, so it can be read any number of times (decoders are sequential).
 int cvips_copy_memory(VipsImage *in, VipsImage **out);

@@ -5,10 +5,18 @@ import Vips
 public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The image file could not be read.
     case unreadableImage(path: String, reason: String)
-    /// libvips could not decode the image (truncated, corrupt, unsupported or blocked format).
+    /// libvips could not decode the image of a format it reads (truncated, corrupt).
     case undecodableImage(path: String, reason: String)
+    /// The image file has no bytes.
+    case emptyImage(path: String)
+    /// No libvips loader recognises the file's contents (text, random bytes, an unsupported format).
+    case unknownImageFormat(path: String)
+    /// Only a loader libvips marks untrusted reads the format, and cardbake blocks those loaders.
+    case blockedImageFormat(path: String, loader: String, summary: String)
     /// The image declares more pixels than the limit; refused before decoding.
     case tooManyPixels(path: String, width: Int, height: Int, limit: Int)
+    /// Fitted to the card's width, the image would be more pixels than the limit; refused before decoding.
+    case tooTallForCard(path: String, width: Int, height: Int, fittedWidth: Int, fittedHeight: Int, limit: Int)
     /// The image's bytes changed between planning and rendering.
     case imageChanged(path: String)
     /// The style names a font family that no installed font provides.
@@ -24,8 +32,18 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
             "cannot read image \(path): \(reason)."
         case let .undecodableImage(path, reason):
             "cannot decode image \(path): \(reason)."
+        case let .emptyImage(path):
+            "cannot decode image \(path): the file is empty."
+        case let .unknownImageFormat(path):
+            "cannot decode image \(path): its contents are not in any image format libvips reads (JPEG, PNG, WebP, TIFF, GIF, HEIF, …)."
+        case let .blockedImageFormat(path, loader, summary):
+            "cannot decode image \(path): its format is read only by libvips' loader \(loader) (\(summary)), which libvips "
+                + "marks untrusted (not hardened against hostile files), so cardbake blocks it; convert the image to JPEG, PNG or WebP."
         case let .tooManyPixels(path, width, height, limit):
             "image \(path) is \(width) × \(height) pixels, over the limit of \(limit) pixels; raise it with --max-pixels if the image is trusted."
+        case let .tooTallForCard(path, width, height, fittedWidth, fittedHeight, limit):
+            "image \(path) is \(width) × \(height) pixels, so tall for its width that fitted to the card it would be "
+                + "\(fittedWidth) × \(fittedHeight) pixels, over the limit of \(limit) pixels; crop it, or raise --max-pixels."
         case let .imageChanged(path):
             "image \(path) changed while the build was running; run the build again."
         case let .unknownFont(family):

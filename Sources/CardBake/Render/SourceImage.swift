@@ -9,8 +9,9 @@ struct SourceImage {
     /// 8-bit sRGB, 3 bands or 4 with alpha, at most the requested width.
     let decoded: VipsImage
 
-    /// Reads `file`, checks its bytes still hash to `digest`, refuses more than `maxPixels` after
-    /// reading only the header, then decodes with shrink-on-load to at most `maxWidth` pixels wide.
+    /// Reads `file`, checks its bytes still hash to `digest`, refuses too many pixels after reading
+    /// only the header (see ``checkSize(_:of:maxPixels:maxWidth:)``), then decodes with shrink-on-load
+    /// to at most `maxWidth` pixels wide.
     static func load(_ file: URL, digest: Digest, maxPixels: Int, maxWidth: Int) throws(RenderError) -> SourceImage {
         let bytes: Data
         do {
@@ -21,19 +22,46 @@ struct SourceImage {
         guard Digest.sha256(bytes) == digest else {
             throw .imageChanged(path: file.path)
         }
+        let header: VipsImageHeader
         do {
-            let header = try VipsImage.header(of: bytes)
-            guard header.width * header.height <= maxPixels else {
-                throw RenderError.tooManyPixels(path: file.path, width: header.width, height: header.height, limit: maxPixels)
-            }
-            let decoded = try VipsImage.decode(bytes, maxWidth: maxWidth)
-            return SourceImage(width: header.width, height: header.height, decoded: decoded)
-        } catch let error as VipsError {
-            throw .undecodableImage(path: file.path, reason: error.message)
-        } catch let error as RenderError {
-            throw error
+            header = try VipsImage.header(of: bytes)
         } catch {
-            throw .undecodableImage(path: file.path, reason: "\(error)")
+            throw failure(decoding: bytes, of: file, error)
+        }
+        try checkSize(header, of: file, maxPixels: maxPixels, maxWidth: maxWidth)
+        do {
+            return SourceImage(width: header.width, height: header.height,
+                               decoded: try VipsImage.decode(bytes, maxWidth: maxWidth))
+        } catch {
+            throw failure(decoding: bytes, of: file, error)
+        }
+    }
+
+    /// Refuses a source of more than `maxPixels`, and one so tall for its width that, fitted to the
+    /// card's `maxWidth`, it would be more than `maxPixels` (1 × 4000 pixels makes a card 1,280,000
+    /// points tall): decoding and rendering either would take the memory and time a bomb does.
+    private static func checkSize(_ header: VipsImageHeader, of file: URL, maxPixels: Int, maxWidth: Int) throws(RenderError) {
+        guard header.width * header.height <= maxPixels else {
+            throw .tooManyPixels(path: file.path, width: header.width, height: header.height, limit: maxPixels)
+        }
+        let fittedHeight = (maxWidth * header.height + header.width - 1) / header.width
+        guard maxWidth * fittedHeight <= maxPixels else {
+            throw .tooTallForCard(path: file.path, width: header.width, height: header.height,
+                                  fittedWidth: maxWidth, fittedHeight: fittedHeight, limit: maxPixels)
+        }
+    }
+
+    /// Why `bytes` did not decode: no bytes, a format libvips does not know, one only a blocked
+    /// (untrusted) loader reads, or else damage to a known format, which libvips' `error` describes.
+    private static func failure(decoding bytes: Data, of file: URL, _ error: VipsError) -> RenderError {
+        if bytes.isEmpty { return .emptyImage(path: file.path) }
+        switch VipsLoader.recognising(bytes) {
+        case nil:
+            return .unknownImageFormat(path: file.path)
+        case let loader? where loader.isBlocked:
+            return .blockedImageFormat(path: file.path, loader: loader.name, summary: loader.summary)
+        case _?:
+            return .undecodableImage(path: file.path, reason: error.message)
         }
     }
 }

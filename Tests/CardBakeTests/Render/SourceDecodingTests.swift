@@ -4,7 +4,7 @@ import Testing
 import Vips
 
 /// Every source arrives upright as 8-bit sRGB, whatever its orientation tag, colour space or depth.
-/// The fixtures (see Fixtures/make_fixtures.py) all show one 64 × 48 picture: red top-left,
+/// Most fixtures (see Fixtures/make_fixtures.py) show one 64 × 48 picture: red top-left,
 /// blue top-right, green bottom half.
 @Suite("Source decoding", .vips)
 struct SourceDecodingTests {
@@ -74,5 +74,64 @@ struct SourceDecodingTests {
         #expect(red[0] > max(red[1], red[2]) + 40, "red region is \(red)")
         #expect(blue[2] > max(blue[0], blue[1]) + 40, "blue region is \(blue)")
         #expect(green[1] > max(green[0], green[2]) + 40, "green region is \(green)")
+    }
+
+    @Test("WebP and TIFF arrive as the picture", arguments: ["picture.webp", "picture.tiff"])
+    func otherFormats(_ name: String) throws {
+        let (header, image) = try Self.decode(name)
+        #expect(header.width == 64 && header.height == 48)
+        #expect(image.format == UInt8.bandFormat && image.bands == 3)
+        Self.expectPicture(try Bitmap(image), tolerance: 1, name)
+    }
+
+    @Test("An animated GIF arrives as its first frame (the picture; the second frame is all blue)")
+    func animatedGIF() throws {
+        let (header, image) = try Self.decode("animated.gif")
+        #expect(header.width == 64 && header.height == 48, "one frame high, not a strip of frames")
+        #expect(image.width == 64 && image.height == 48)
+        Self.expectPicture(try Bitmap(image), tolerance: 1, "animated.gif")
+    }
+
+    /// The fixture's profile maps its inks exactly onto the picture; libvips' fallback CMYK profile,
+    /// used when the embedded one is ignored, gives colours tens of levels away. It is also stored
+    /// rotated (EXIF 6), so this checks the CMYK path keeps the picture upright.
+    @Test("CMYK with an embedded profile is converted through that profile, upright")
+    func cmykWithProfile() throws {
+        let (header, image) = try Self.decode("cmyk-profile.jpg")
+        #expect(header.width == 64 && header.height == 48)
+        #expect(image.width == 64 && image.height == 48 && image.format == UInt8.bandFormat && image.bands == 3)
+        Self.expectPicture(try Bitmap(image), tolerance: 4, "cmyk-profile.jpg")
+    }
+
+    /// Left half P3 (255, 0, 0), outside sRGB: clipped to sRGB red. Right half P3 (200, 120, 60):
+    /// sRGB (213, 115, 42) by the P3 and sRGB primaries; read as sRGB it would stay (200, 120, 60).
+    @Test("A Display P3 image is converted to sRGB, not reinterpreted")
+    func displayP3() throws {
+        let bitmap = try Bitmap(try Self.decode("display-p3.png").image)
+        let red = bitmap.mean(x: 8, y: 16, width: 16, height: 16)
+        #expect(red[0] >= 250 && red[1] <= 3 && red[2] <= 3, "P3 red is \(red)")
+        let orange = bitmap.mean(x: 40, y: 16, width: 16, height: 16)
+        for (band, expected) in [213.0, 115, 42].enumerated() {
+            #expect(abs(orange[band] - expected) <= 2, "P3 (200, 120, 60) became \(orange), expected about (213, 115, 42)")
+        }
+    }
+
+    @Test("A profile that cannot describe the image is ignored: a gray JPEG with an RGB profile decodes as gray")
+    func unusableProfile() throws {
+        let gray = try Bitmap(try Self.decode("gray.png").image)
+        let bitmap = try Bitmap(try Self.decode("gray-rgb-profile.jpg").image)
+        #expect(bitmap.bands == 3)
+        for (x, y) in [(16, 12), (48, 12), (32, 36)] {
+            let mean = bitmap.mean(x: x - 4, y: y - 4, width: 8, height: 8)
+            let expected = Double(gray.pixel(x, y)[0])
+            #expect(mean.allSatisfy { abs($0 - expected) <= 2 }, "at (\(x), \(y)) \(mean), expected gray \(expected)")
+        }
+    }
+
+    @Test("A fully transparent PNG keeps alpha 0 everywhere")
+    func transparent() throws {
+        let bitmap = try Bitmap(try Self.decode("transparent.png").image)
+        #expect(bitmap.bands == 4)
+        #expect(stride(from: 3, to: bitmap.samples.count, by: 4).allSatisfy { bitmap.samples[$0] == 0 })
     }
 }
