@@ -113,12 +113,21 @@ struct Sandbox {
 
     /// Starts cardbake in `work/` without waiting for it.
     func start(_ arguments: [String], environment: [String: String?] = [:]) throws -> RunningCardbake {
-        let binary = try #require(CardbakeBinary.url, Comment(rawValue: CardbakeBinary.notFoundMessage))
+        try RunningCardbake(binary: try Self.binary(), arguments: arguments, directory: work,
+                            environment: Self.environment(environment), logs: logs)
+    }
+
+    /// The cardbake executable under test; fails the test when it was not built.
+    static func binary() throws -> URL {
+        try #require(CardbakeBinary.url, Comment(rawValue: CardbakeBinary.notFoundMessage))
+    }
+
+    /// This process's environment without `CARDBAKE_CACHE_DIR`, with `changes` applied (nil removes).
+    static func environment(_ changes: [String: String?]) -> [String: String] {
         var variables = ProcessInfo.processInfo.environment
         variables["CARDBAKE_CACHE_DIR"] = nil
-        for (name, value) in environment { variables[name] = value }
-        return try RunningCardbake(binary: binary, arguments: arguments, directory: work,
-                                   environment: variables, logs: logs)
+        for (name, value) in changes { variables[name] = value }
+        return variables
     }
 }
 
