@@ -6,6 +6,8 @@ struct TextRule: Sendable {
     var maximumLength: Int
     var allowsEmpty: Bool
     /// Whether line feed and tab are allowed; every other control character (U+0000–U+001F, U+007F) never is.
+    /// NUL in particular is refused here, with the text's path, because the renderer hands text and font
+    /// names to Pango and fontconfig as C strings, where a NUL would silently cut them short.
     var allowsLineFeedAndTab: Bool
 
     static let title = TextRule(maximumLength: 1_000, allowsEmpty: true, allowsLineFeedAndTab: false)

@@ -207,6 +207,7 @@ import Testing
         ("title", "\"\(String(repeating: "é", count: 1001))\"", "the text is 1001 characters long; allowed: a string of at most 1000 characters without control characters."),
         ("description", #""ok\n\tok\r""#, "contains the control character U+000D (CR) at character 7; allowed: a string of at most 1000000 characters without control characters other than line feed and tab."),
         ("description", #""\u001b[31m""#, "contains the control character U+001B (ESC) at character 1; allowed: a string of at most 1000000 characters without control characters other than line feed and tab."),
+        ("description", #""before\u0000after""#, "contains the control character U+0000 (NUL) at character 7; allowed: a string of at most 1000000 characters without control characters other than line feed and tab."),
         ("image", #""a\u0000.png""#, "the path contains a NUL character; allowed: a non-empty file path, absolute or relative to the catalog's folder, without NUL characters."),
         ("image", #""""#, "the path is empty; allowed: a non-empty file path, absolute or relative to the catalog's folder, without NUL characters."),
     ])
@@ -227,6 +228,8 @@ import Testing
         (#"{"font": ""}"#, "style.title.font", "the string is empty; allowed: a string of 1 to 200 characters without control characters."),
         (#"{"font": "Lato\tHeavy"}"#, "style.title.font", "contains the control character U+0009 (TAB) at character 5; allowed: a string of 1 to 200 characters without control characters."),
         (#"{"fontFile": ""}"#, "style.title.fontFile", "the path is empty; allowed: a non-empty file path, absolute or relative to the catalog's folder, without NUL characters."),
+        (#"{"font": "Lato\u0000Heavy"}"#, "style.title.font", "contains the control character U+0000 (NUL) at character 5; allowed: a string of 1 to 200 characters without control characters."),
+        (#"{"fontFile": "Lato.ttf\u0000.png"}"#, "style.title.fontFile", "the path contains a NUL character; allowed: a non-empty file path, absolute or relative to the catalog's folder, without NUL characters."),
     ])
     func badFonts(title: String, path: String, message: String) {
         #expect(Fixture.problem(Fixture.catalog(style: #"{"title": \#(title)}"#)) == CatalogProblem(path: path, message: message))

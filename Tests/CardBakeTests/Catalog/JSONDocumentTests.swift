@@ -81,6 +81,7 @@ import Testing
         (#""\ud800\u0041""#, 2, #"lone surrogate \uD800: a high surrogate must be followed by a \u escape of a low surrogate (DC00–DFFF)"#),
         (#""\udc00""#, 2, #"lone surrogate \uDC00: a low surrogate must follow a high surrogate (D800–DBFF)"#),
         ("\"a\tb\"", 3, #"unescaped control character U+0009 (TAB) in a string; write it as an escape such as \n, \t or \u0009"#),
+        ("\"a\u{0}b\"", 3, #"unescaped control character U+0000 (NUL) in a string; write it as an escape such as \n, \t or \u0000"#),
         ("\"ab", 4, #"unexpected end of file; expected '"' to end the string"#),
         ("'a'", 1, "expected a value (an object, array, string, number, true, false or null)"),
     ])
