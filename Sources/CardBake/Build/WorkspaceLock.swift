@@ -9,6 +9,8 @@ import Glibc
 /// each hold a folder the other is waiting for; a folder named twice is locked once.
 public final class WorkspaceLock {
     private var locks: [DirectoryLock]
+    /// Journals of folders written while locked, finished on release.
+    private var journals: [WriteJournal] = []
 
     /// Locks every folder of `folders`, see ``DirectoryLock/acquire(_:mode:creating:timeout:cancellation:waiting:)``;
     /// `waiting` is called once for each folder found locked, with the folder and its holder.
@@ -30,10 +32,17 @@ public final class WorkspaceLock {
         self.locks = locks
     }
 
-    /// Releases every lock; releasing again does nothing. Also done when the object goes away.
+    /// Finishes the journals, then releases every lock; releasing again does nothing. Also done
+    /// when the object goes away.
     public func release() {
+        journals.forEach { $0.finish() }
+        journals = []
         locks.reversed().forEach { $0.release() }
         locks = []
+    }
+
+    deinit {
+        release()
     }
 
     /// The folder's absolute path with symbolic links resolved, or its normalised path when it does not exist.
@@ -47,10 +56,17 @@ public final class WorkspaceLock {
 extension WorkspaceLock {
     /// The locks of a build: its output folder and its cache folder (none with `--no-cache`),
     /// exclusive, made when missing; waiting is reported as a ``BuildEvent/waiting(for:holder:)``.
+    /// The cache folder is journalled for as long as it is held: temporary files a killed build
+    /// left there are removed first.
     convenience init(building request: BuildRequest, cancellation: Cancellation,
                      events: (BuildEvent) -> Void) throws {
         try self.init(folders: [request.cache, request.output].compactMap { $0 }, mode: .exclusive, creating: true,
                       timeout: request.lockTimeout, cancellation: cancellation) { events(.waiting(for: $0, holder: $1)) }
+        if let cache = request.cache {
+            let journal = WriteJournal.cache(cache)
+            try journal.begin()
+            journals.append(journal)
+        }
     }
 
     /// The locks of a check: the output and cache folders the build would use, shared with other

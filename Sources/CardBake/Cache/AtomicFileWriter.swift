@@ -18,8 +18,7 @@ public enum AtomicFileWriter {
     public static func write(_ data: Data, to url: URL) throws {
         let destination = url.fileSystemPath
         let directory = url.deletingLastPathComponent()
-        let temporary = directory.appendingPathComponent(
-            ".tmp-\(getpid())-\(String(UInt64.random(in: .min ... .max), radix: 16))").fileSystemPath
+        let temporary = directory.appendingPathComponent(temporaryName()).fileSystemPath
         let descriptor = try createFile(atPath: temporary, in: directory, reportingAs: destination)
         let writeError = writeAll(data, to: descriptor)
         // Close before renaming: the rename publishes the file, and a failed close can mean lost data.
@@ -27,6 +26,28 @@ public enum AtomicFileWriter {
         if let code = writeError ?? closeError ?? (rename(temporary, destination) == 0 ? nil : errno) {
             unlink(temporary)
             throw CacheError.cannotWrite(path: destination, errno: code)
+        }
+    }
+
+    /// A new temporary file name, `.tmp-<pid>-<random hex>`.
+    static func temporaryName() -> String {
+        ".tmp-\(getpid())-\(String(UInt64.random(in: .min ... .max), radix: 16))"
+    }
+
+    /// Whether `name` is one of this writer's temporary file names.
+    static func isTemporaryName(_ name: String) -> Bool {
+        name.wholeMatch(of: /\.tmp-[0-9]+-[0-9a-f]+/) != nil
+    }
+
+    /// Removes the temporary files that writers killed before renaming them left in `directory`
+    /// (and its subfolders when `recursive`). Only for a folder no other process writes to meanwhile.
+    static func removeLeftovers(in directory: URL, recursive: Bool) {
+        let options: FileManager.DirectoryEnumerationOptions = recursive ? [] : [.skipsSubdirectoryDescendants]
+        let found = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil, options: options)
+        while let url = found?.nextObject() as? URL {
+            if isTemporaryName(url.lastPathComponent) {
+                unlink(url.fileSystemPath)
+            }
         }
     }
 

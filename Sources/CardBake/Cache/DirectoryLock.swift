@@ -83,6 +83,11 @@ public final class DirectoryLock {
         var device: UInt64
         var inode: UInt64
 
+        init(device: UInt64, inode: UInt64) {
+            self.device = device
+            self.inode = inode
+        }
+
         init?(descriptor: Int32) {
             var info = stat()
             guard fstat(descriptor, &info) == 0 else { return nil }
@@ -96,8 +101,7 @@ public final class DirectoryLock {
         }
 
         private init(_ info: stat) {
-            device = UInt64(info.st_dev)
-            inode = UInt64(info.st_ino)
+            self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         }
     }
 

@@ -16,14 +16,27 @@ public struct LockHolder: Sendable, Equatable, CustomStringConvertible {
 
     /// Whoever holds a `flock` on the directory with this identity.
     static func holding(_ identity: DirectoryLock.Identity?) -> LockHolder {
-        guard let identity,
-              let table = try? ReadableFile(path: "/proc/locks").readToEnd(),
-              let pid = pid(in: String(decoding: table, as: UTF8.self), holding: identity) else {
+        guard let identity, let table = procFile("locks"), let pid = pid(in: table, holding: identity) else {
             return LockHolder(pid: nil, command: nil)
         }
-        let command = (try? ReadableFile(path: "/proc/\(pid)/comm").readToEnd())
-            .map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+        let command = procFile("\(pid)/comm")?.trimmingCharacters(in: .whitespacesAndNewlines)
         return LockHolder(pid: pid, command: command?.isEmpty == false ? command : nil)
+    }
+
+    /// A file of `/proc`, read with a buffer large enough to take it in one `read`: such files are
+    /// generated as they are read, and lines can be skipped when the table changes between reads.
+    private static func procFile(_ name: String) -> String? {
+        guard let file = try? ReadableFile(path: "/proc/" + name) else { return nil }
+        var data = Data(count: 1 << 20)
+        var filled = 0
+        while filled < data.count {
+            let count = (try? data.withUnsafeMutableBytes { bytes in
+                try file.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[filled...]))
+            }) ?? 0
+            if count == 0 { break }
+            filled += count
+        }
+        return String(decoding: data.prefix(filled), as: UTF8.self)
     }
 
     /// The pid of the first `flock` holder of `identity` in a `/proc/locks` table, whose lines read
