@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// A write limit (`ulimit -f`) reached part-way through a build, as a full disk would: a clear error,
+/// no partial file anywhere, the cache still valid, and the next build completes the job.
+@Suite("Write limits")
+struct WriteLimitTests {
+    /// Smaller than any card bitmap, so the first one written fails with EFBIG.
+    static let limit = 16
+
+    @Test("A write limit met while rendering into the cache stops the build and leaves the output as it was")
+    func limitWhileRendering() throws {
+        try Sandbox.with { sandbox in
+            // Given a finished build, then a catalog with more cards
+            try sandbox.writeCatalog(Array(threeCards.prefix(1)))
+            try #require(try sandbox.run(["build", "catalog.json", "--output", "OUT"]).status == 0)
+            let before = sandbox.listing("OUT")
+            try sandbox.writeCatalog(threeCards)
+
+            // When
+            let limited = try sandbox.run(["build", "catalog.json", "--output", "OUT"], fileSizeLimit: Self.limit)
+
+            // Then it says what it could not write and why, and stops
+            #expect(limited.exited && limited.status == 1, limited.comment)
+            let error = limited.stderrLines.first { $0.hasPrefix("error: Could not write") }
+            #expect(error?.contains("/.cardbake/") == true && error?.contains("File too large") == true, limited.comment)
+            #expect(limited.stderr.contains("the build stopped"), limited.comment)
+            #expect(Summary.find(in: limited) == nil, limited.comment)
+            #expect(sandbox.listing("OUT") == before, "the stopped build changed OUT")
+            #expect(sandbox.temporaryFiles(".").isEmpty, "left behind: \(sandbox.temporaryFiles("."))")
+            #expect(FolderAudit.cache(sandbox.url(".cardbake")) == [])
+
+            try expectNextBuildCompletes(in: sandbox)
+        }
+    }
+
+    @Test("A write limit met while copying cards to the output stops the build with no partial file there")
+    func limitWhileWritingOutput() throws {
+        try Sandbox.with { sandbox in
+            // Given a cache that holds every card, and an empty output folder
+            try sandbox.writeCatalog(threeCards)
+            try #require(try sandbox.run(["build", "catalog.json", "--output", "REF"]).status == 0)
+
+            // When
+            let limited = try sandbox.run(["build", "catalog.json", "--output", "OUT"], fileSizeLimit: Self.limit)
+
+            // Then it names the output file it could not write, and leaves no part of one
+            #expect(limited.exited && limited.status == 1, limited.comment)
+            let error = limited.stderrLines.first { $0.hasPrefix("error: Could not write") }
+            #expect(error?.contains("/OUT/cards/") == true && error?.contains("File too large") == true, limited.comment)
+            for file in sandbox.fileNames("OUT/cards") {
+                #expect(try sandbox.data("OUT/cards/\(file)") == sandbox.data("REF/cards/\(file)"), "partial \(file)")
+            }
+            #expect(!sandbox.exists("OUT/manifest.json"))
+            #expect(sandbox.temporaryFiles(".").isEmpty, "left behind: \(sandbox.temporaryFiles("."))")
+            #expect(FolderAudit.cache(sandbox.url(".cardbake")) == [])
+
+            try expectNextBuildCompletes(in: sandbox)
+        }
+    }
+
+    /// A build without the limit succeeds, and its output is byte for byte that of a build from scratch.
+    private func expectNextBuildCompletes(in sandbox: Sandbox) throws {
+        let next = try sandbox.run(["build", "catalog.json", "--output", "OUT"])
+        #expect(next.status == 0, next.comment)
+        #expect(FolderAudit.output(sandbox.url("OUT")) == [])
+        let scratch = try sandbox.run(["build", "catalog.json", "--output", "SCRATCH", "--no-cache"])
+        try #require(scratch.status == 0, scratch.comment)
+        for file in sandbox.fileNames("SCRATCH") where file != "cards" {
+            #expect(try sandbox.data("OUT/\(file)") == sandbox.data("SCRATCH/\(file)"), "\(file) differs from a build from scratch")
+        }
+    }
+}
