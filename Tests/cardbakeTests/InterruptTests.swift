@@ -53,6 +53,7 @@ struct InterruptTests {
             #expect(result.stderr.contains("interrupted"), result.comment)
             #expect(Summary.find(in: result) == nil, "an interrupted build printed a summary\n\(result)")
             #expect(sandbox.temporaryFiles(".").isEmpty, "left behind: \(sandbox.temporaryFiles("."))")
+            #expect(FolderAudit.cache(sandbox.url(".cardbake")) == [])
             switch start {
             case .fresh:
                 #expect(!sandbox.exists("OUT/manifest.json"))
@@ -75,6 +76,8 @@ struct InterruptTests {
             #expect(manifest.cards.map(\.id) == Self.manyCards.map(\.id))
             #expect(sandbox.fileNames("OUT/cards").count == Self.manyCards.count * 3)
             #expect(sandbox.temporaryFiles(".").isEmpty)
+            #expect(FolderAudit.output(sandbox.url("OUT")) == [])
+            #expect(FolderAudit.cache(sandbox.url(".cardbake")) == [])
             let check = try sandbox.run(["check", "catalog.json", "--output", "OUT"])
             #expect(check.status == 0, check.comment)
         }

@@ -33,11 +33,14 @@ struct CardBaker: Sendable {
     private func render(_ plan: CardPlan, cancellation: Cancellation) throws -> Outcome {
         var stages = StageReport.allCached(plan.cached.keys)
         let missing = plan.missingScales
-        guard let largest = missing.max() else {
-            return Outcome(images: plan.cached, stages: stages)
-        }
         let card = plan.card
         let style = card.style
+        // Decoded for the card's largest scale even when only smaller ones are missing: the pixels of
+        // every scale depend on the decoded size, so a scale rendered alone (after its cached bitmap
+        // was lost) must come out as it did with the others.
+        guard !missing.isEmpty, let largest = style.scales.max() else {
+            return Outcome(images: plan.cached, stages: stages)
+        }
         let source = try CardFailure.field("image", of: card) { () throws(RenderError) in
             try SourceImage.load(card.image, digest: plan.inputs.image, maxPixels: maxPixels,
                                  maxWidth: Int((style.cardWidth * Double(largest)).rounded(.up)))
