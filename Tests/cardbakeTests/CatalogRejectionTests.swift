@@ -91,8 +91,8 @@ struct CatalogRejectionTests {
             #expect(result.stderrLines == [#"error: catalog.json: cards[99998] ("card-99998").title: the text is 1001 characters long; allowed: a string of at most 1000 characters without control characters."#],
                     result.comment)
             #expect(!sandbox.exists("OUT") && !sandbox.exists(".cardbake"))
-            // A bound for a debug build sharing the machine with parallel tests (it takes about 15 s there,
-            // under a second in release); a step quadratic in the number of cards would take hours.
+            // A bound for a debug build sharing the machine with parallel tests (about 15 s there; a release
+            // build needs half a second of CPU); a step quadratic in the number of cards would take hours.
             #expect(elapsed < .seconds(120), "validating took \(elapsed)")
         }
     }
