@@ -116,8 +116,8 @@ int cvips_resize(VipsImage *in, VipsImage **out, double hscale, double vscale) {
     return vips_resize(in, out, hscale, "vscale", vscale, NULL);
 }
 
-int cvips_gaussblur(VipsImage *in, VipsImage **out, double sigma) {
-    return vips_gaussblur(in, out, sigma, "precision", VIPS_PRECISION_FLOAT, NULL);
+int cvips_gaussblur(VipsImage *in, VipsImage **out, double sigma, VipsPrecision precision) {
+    return vips_gaussblur(in, out, sigma, "precision", precision, NULL);
 }
 
 int cvips_embed_extend(VipsImage *in, VipsImage **out, int x, int y, int width, int height) {
@@ -161,18 +161,6 @@ int cvips_linear(VipsImage *in, VipsImage **out, const double *a, const double *
 
 int cvips_replicate(VipsImage *in, VipsImage **out, int across, int down) {
     return vips_replicate(in, out, across, down, NULL);
-}
-
-int cvips_composite_over(VipsImage **layers, int count, const int *x, const int *y, VipsImage **out) {
-    int modes[count > 1 ? count - 1 : 1];
-    for (int i = 0; i < count - 1; i++)
-        modes[i] = VIPS_BLEND_MODE_OVER;
-    VipsArrayInt *xs = vips_array_int_new(x, count - 1);
-    VipsArrayInt *ys = vips_array_int_new(y, count - 1);
-    int result = vips_composite(layers, out, count, modes, "x", xs, "y", ys, NULL);
-    vips_area_unref(VIPS_AREA(xs));
-    vips_area_unref(VIPS_AREA(ys));
-    return result;
 }
 
 int cvips_pngsave(VipsImage *in, void **buffer, size_t *length, int compression, int filter) {

@@ -15,10 +15,15 @@ extension VipsImage {
                            vertically: Double(height) / Double(self.height))
     }
 
-    /// Gaussian blur in float precision; edges are what libvips' convolution gives, so callers that
-    /// need extended edges embed first (see ``blurredExtendingEdges(sigma:)``).
-    public func gaussianBlurred(sigma: Double) throws(VipsError) -> VipsImage {
-        try Self.make("gaussblur") { cvips_gaussblur(pointer, $0, sigma) }
+    /// Gaussian blur; edges are what libvips' convolution gives, so callers that need extended edges
+    /// embed first (see ``blurredExtendingEdges(sigma:)``). Float precision keeps the band format
+    /// exact; integer precision, on an 8-bit image, is about three times faster and within one level.
+    public func gaussianBlurred(sigma: Double, precision: BlurPrecision = .float) throws(VipsError) -> VipsImage {
+        let precision = switch precision {
+        case .float: VIPS_PRECISION_FLOAT
+        case .integer: VIPS_PRECISION_INTEGER
+        }
+        return try Self.make("gaussblur") { cvips_gaussblur(pointer, $0, sigma, precision) }
     }
 
     /// Gaussian blur where pixels beyond the edges repeat the edge pixels, so no dark or transparent
@@ -53,7 +58,7 @@ extension VipsImage {
         try Self.make("cast") { cvips_cast(pointer, $0, format) }
     }
 
-    /// Rounds every sample to the nearest integer, then casts to 8 bits (which clamps to 0...255).
+    /// Rounds every sample to the nearest integer (ties to even), then casts to 8 bits (which clamps to 0...255).
     public func roundedToUInt8() throws(VipsError) -> VipsImage {
         try Self.make("round") { cvips_rint(pointer, $0) }.cast(to: VIPS_FORMAT_UCHAR)
     }
@@ -91,15 +96,10 @@ extension VipsImage {
     public func replicated(across: Int, down: Int) throws(VipsError) -> VipsImage {
         try Self.make("replicate") { cvips_replicate(pointer, $0, Int32(across), Int32(down)) }
     }
+}
 
-    /// Source-over composite of each layer at its position onto this image. The result is float with alpha.
-    public func compositing(_ layers: [(image: VipsImage, x: Int, y: Int)]) throws(VipsError) -> VipsImage {
-        if layers.isEmpty { return self }
-        var pointers: [UnsafeMutablePointer<CVips.VipsImage>?] = [pointer] + layers.map { $0.image.pointer }
-        let xs = layers.map { Int32($0.x) }
-        let ys = layers.map { Int32($0.y) }
-        return try withExtendedLifetime(layers.map(\.image)) { () throws(VipsError) -> VipsImage in
-            try Self.make("composite") { cvips_composite_over(&pointers, Int32(pointers.count), xs, ys, $0) }
-        }
-    }
+/// How precisely ``VipsImage/gaussianBlurred(sigma:precision:)`` computes.
+public enum BlurPrecision: Sendable {
+    case float
+    case integer
 }

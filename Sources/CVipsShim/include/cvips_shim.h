@@ -39,8 +39,8 @@ int cvips_copy_memory(VipsImage *in, VipsImage **out);
 /// Resizes by independent horizontal and vertical factors with the default (lanczos3) kernel.
 int cvips_resize(VipsImage *in, VipsImage **out, double hscale, double vscale);
 
-/// Gaussian blur computed in float precision.
-int cvips_gaussblur(VipsImage *in, VipsImage **out, double sigma);
+/// Gaussian blur at the given precision (float, or integer for 8-bit images).
+int cvips_gaussblur(VipsImage *in, VipsImage **out, double sigma, VipsPrecision precision);
 
 /// Enlarges to width × height with `in` at (x, y), repeating edge pixels outwards.
 int cvips_embed_extend(VipsImage *in, VipsImage **out, int x, int y, int width, int height);
@@ -48,7 +48,6 @@ int cvips_embed_extend(VipsImage *in, VipsImage **out, int x, int y, int width, 
 int cvips_extract_area(VipsImage *in, VipsImage **out, int left, int top, int width, int height);
 int cvips_extract_bands(VipsImage *in, VipsImage **out, int first, int count);
 int cvips_cast(VipsImage *in, VipsImage **out, VipsBandFormat format);
-/// Rounds to the nearest integer (ties to even), keeping the format.
 int cvips_rint(VipsImage *in, VipsImage **out);
 /// Relabels the interpretation without touching pixels (memory images arrive with a guessed one).
 int cvips_copy_interpretation(VipsImage *in, VipsImage **out, VipsInterpretation space);
@@ -58,10 +57,6 @@ int cvips_flatten(VipsImage *in, VipsImage **out, const double *background, int 
 /// out = in × a + b per band (count values each, or 1 for all bands).
 int cvips_linear(VipsImage *in, VipsImage **out, const double *a, const double *b, int count);
 int cvips_replicate(VipsImage *in, VipsImage **out, int across, int down);
-
-/// Source-over composite of layers[1...] onto layers[0]; layer i (i ≥ 1) is placed at (x[i-1], y[i-1]).
-/// The result is float with an alpha band.
-int cvips_composite_over(VipsImage **layers, int count, const int *x, const int *y, VipsImage **out);
 
 /// Encoders; metadata is stripped. `filter` is a VipsForeignPngFilter bit set.
 int cvips_pngsave(VipsImage *in, void **buffer, size_t *length, int compression, int filter);

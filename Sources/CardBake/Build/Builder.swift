@@ -26,7 +26,6 @@ public struct Builder: Sendable {
     public func run(cancellation: Cancellation = Cancellation(),
                     events: @escaping @Sendable (BuildEvent) -> Void = { _ in }) throws -> BuildReport {
         let start = ContinuousClock.now
-        try Vips.start()
         let catalog = try request.loadCatalog()
         let lock = try WorkspaceLock(building: request, cancellation: cancellation, events: events)
         defer { lock.release() }
@@ -53,7 +52,9 @@ public struct Builder: Sendable {
         let toRender = plans.compactMap { $0 }.filter { !$0.missingScales.isEmpty }
         events(.planned(total: catalog.cards.count, toRender: toRender.count))
 
-        // Render what the cache lacks, on the worker pool; a cache write that fails stops it.
+        // Render what the cache lacks, on the worker pool; a cache write that fails stops it. libvips
+        // starts (on this thread, before the workers) only when there is something to render.
+        if !toRender.isEmpty { try Vips.start() }
         let baker = CardBaker(store: workspace.store, records: records, maxPixels: request.maxPixels)
         let stop = Cancellation(following: cancellation)
         let done = Counter()
@@ -98,10 +99,8 @@ public struct Builder: Sendable {
             }
         }
         let manifest = Manifest(generator: Self.generator, cards: entries)
-        let previous = Manifest.read(from: writer.manifestURL)
-        try writer.writeManifest(manifest)
-        let removed = writer.prune(previous: previous, current: manifest)
-        workspace.saveStatCache()
+        let removed = try writer.replaceManifest(with: manifest)
+        workspace.saveIndexes()
         return BuildReport(cards: results, seconds: (ContinuousClock.now - start).seconds, removed: removed)
     }
 
@@ -119,6 +118,7 @@ public struct Builder: Sendable {
             } catch OutputError.missingBlob(let scale) where !repaired.contains(scale) {
                 repaired.insert(scale)
                 plan.cached[scale] = nil
+                try Vips.start()
                 let baked = try baker.bake(plan, cancellation: cancellation)
                 plan.cached = baked.images
                 repair = baked.stages

@@ -1,32 +1,39 @@
 import Foundation
 
-/// The cache a build uses: the artifact store and the stat cache, in the cache folder, or in a
-/// temporary folder removed afterwards when the build runs without a cache.
+/// The cache a build uses: the artifact store behind its action-cache index, and the stat cache,
+/// in the cache folder; or in a temporary folder removed afterwards when the build runs without a cache.
 struct CacheWorkspace {
-    let store: any ArtifactStoring
+    let store: IndexedArtifactStore
     let statCache: StatCache
-    private let statCacheFile: URL?
+    private let folder: URL?
     private let temporary: URL?
 
     init(request: BuildRequest) throws {
         if let cache = request.cache {
-            statCacheFile = cache.appendingPathComponent("stat-cache")
+            folder = cache
             temporary = nil
-            store = try DiskArtifactStore(root: cache)
+            store = IndexedArtifactStore(base: try DiskArtifactStore(root: cache),
+                                         loadingIndexFrom: cache.appendingPathComponent(Self.indexFile))
         } else {
-            statCacheFile = nil
-            let folder = FileManager.default.temporaryDirectory
+            folder = nil
+            let scratch = FileManager.default.temporaryDirectory
                 .appendingPathComponent("cardbake-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
-            temporary = folder
-            store = try DiskArtifactStore(root: folder)
+            temporary = scratch
+            store = IndexedArtifactStore(base: try DiskArtifactStore(root: scratch), loadingIndexFrom: nil)
         }
-        statCache = StatCache(loadingFrom: statCacheFile)
+        statCache = StatCache(loadingFrom: folder?.appendingPathComponent(Self.statCacheFile))
     }
 
-    /// Keeps the stat cache for the next build (nothing without a cache folder); a failure only costs re-hashing.
-    func saveStatCache() {
-        guard let statCacheFile else { return }
-        try? statCache.save(to: statCacheFile)
+    /// The stat cache's file name in the cache folder.
+    static let statCacheFile = "stat-cache"
+    private static let indexFile = "ac-index"
+
+    /// Keeps the stat cache and the action-cache index for the next build (nothing without a cache
+    /// folder); a failure only costs the next build some reading.
+    func saveIndexes() {
+        guard let folder else { return }
+        try? statCache.save(to: folder.appendingPathComponent(Self.statCacheFile))
+        try? store.save(to: folder.appendingPathComponent(Self.indexFile))
     }
 
     func close() {

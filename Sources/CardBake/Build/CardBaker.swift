@@ -72,13 +72,13 @@ struct CardBaker: Sendable {
         let effect = BackgroundEffect(blur: style.blur, cardWidth: layout.card.width,
                                       cardHeight: layout.card.height, maxScale: style.scales.max() ?? 1)
         let key = effect.key(imageDigest: plan.inputs.image, textAreaHeight: style.textAreaHeight)
-        if let record = records.record(BackgroundRecord.self, for: key),
-           let blob = store.blob(record.blob),
+        if let record = records.record(Digest.self, for: key),
+           let blob = store.blob(record),
            let cached = BackgroundImage(serialized: blob) {
             return (cached, .cached)
         }
         let background = try effect.apply(to: source)
-        try records.save(BackgroundRecord(blob: try store.storeBlob(background.serialized())), for: key)
+        try records.save(try store.storeBlob(background.serialized()), for: key)
         return (background, .rendered)
     }
 }

@@ -37,7 +37,7 @@ public struct Checker: Sendable {
         let catalog = try request.loadCatalog()
         let lock = try WorkspaceLock(checking: request, waiting: waiting)
         defer { lock.release() }
-        let statCache = StatCache(loadingFrom: request.cache?.appendingPathComponent("stat-cache"))
+        let statCache = StatCache(loadingFrom: request.cache?.appendingPathComponent(CacheWorkspace.statCacheFile))
         let planner = Planner(statCache: statCache, fonts: FontResolver())
         let manifestURL = request.output.appendingPathComponent("manifest.json")
         let entries = Manifest.read(from: manifestURL)?.cards ?? []

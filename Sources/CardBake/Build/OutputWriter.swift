@@ -7,6 +7,7 @@ struct OutputWriter: Sendable {
     let directory: URL
     let store: any ArtifactStoring
     let statCache: StatCache
+    private var records: RecordCache { RecordCache(store: store) }
 
     var manifestURL: URL { directory.appendingPathComponent("manifest.json") }
 
@@ -30,7 +31,8 @@ struct OutputWriter: Sendable {
             entries[Manifest.scaleName(scale)] = Manifest.Image(file: file, width: record.width, height: record.height,
                                                                 bytes: record.bytes, sha256: record.blob)
         }
-        guard let facts = images.values.first?.card else {
+        // Every scale's record holds the card's facts; the largest scale's decode is the reference.
+        guard let facts = card.style.scales.max().flatMap({ images[$0]?.card }) else {
             throw OutputError.missingImage(cardID: card.id, scale: card.style.scales.first ?? 1)
         }
         return Manifest.Entry(id: card.id, title: card.title, description: card.description,
@@ -39,10 +41,26 @@ struct OutputWriter: Sendable {
                               images: entries, inputs: plan.inputs)
     }
 
-    /// Removes the files `previous` named that `current` does not: only files cardbake wrote.
-    func prune(previous: Manifest?, current: Manifest) -> [String] {
+    /// Makes `manifest` the output folder's manifest, replacing the file atomically, and removes the
+    /// files the previous manifest named that this one does not (only files cardbake wrote).
+    /// Returns what it removed. When the file in place already is this manifest (its content key
+    /// names the file's digest in the action cache), nothing is encoded, read or written.
+    func replaceManifest(with manifest: Manifest) throws -> [String] {
+        let key = manifest.contentKey
+        if let written = records.record(Digest.self, for: key),
+           (try? statCache.digest(ofFileAt: manifestURL)) == written {
+            return []
+        }
+        let previous = Manifest.read(from: manifestURL)
+        let data = try manifest.encoded()
+        let digest = Digest.sha256(data)
+        if (try? statCache.digest(ofFileAt: manifestURL)) != digest {
+            try AtomicFileWriter.write(data, to: manifestURL)
+            try statCache.record(digest, forFileAt: manifestURL)
+        }
+        try records.save(digest, for: key)
         guard let previous else { return [] }
-        return Self.remove(previous.files.subtracting(current.files), in: directory)
+        return Self.remove(previous.files.subtracting(manifest.files), in: directory)
     }
 
     /// Removes `files` (paths relative to `directory`) that are plain names inside `cards/`; a
@@ -53,15 +71,6 @@ struct OutputWriter: Sendable {
             try? FileManager.default.removeItem(at: directory.appendingPathComponent(file))
         }
         return removable
-    }
-
-    /// Writes the manifest unless the file already holds the same bytes. Returns whether it wrote.
-    @discardableResult
-    func writeManifest(_ manifest: Manifest) throws -> Bool {
-        let data = try manifest.encoded()
-        if (try? Data(contentsOf: manifestURL)) == data { return false }
-        try AtomicFileWriter.write(data, to: manifestURL)
-        return true
     }
 
     /// Puts the blob's bytes at `url` unless they are there already; false when the store no longer

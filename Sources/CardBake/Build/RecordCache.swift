@@ -1,19 +1,15 @@
 import Foundation
 
-/// Typed records over an ``ArtifactStoring`` action cache: JSON in, JSON out; an entry that does
-/// not decode is a miss.
+/// Typed records over an ``ArtifactStoring`` action cache; an entry that does not decode is a miss.
 struct RecordCache: Sendable {
     let store: any ArtifactStoring
 
-    func record<Record: Decodable>(_ type: Record.Type, for key: Digest) -> Record? {
-        guard let data = store.actionResult(for: key) else { return nil }
-        return try? JSONDecoder().decode(Record.self, from: data)
+    func record<Record: CacheRecord>(_ type: Record.Type, for key: Digest) -> Record? {
+        store.actionResult(for: key).flatMap(Record.init(cacheBytes:))
     }
 
-    func save<Record: Encodable>(_ record: Record, for key: Digest) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        try store.storeActionResult(try encoder.encode(record), for: key)
+    func save(_ record: some CacheRecord, for key: Digest) throws {
+        try store.storeActionResult(record.cacheBytes, for: key)
     }
 
     /// The records of the card's bitmaps this cache holds, by scale.

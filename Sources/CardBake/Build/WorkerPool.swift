@@ -15,7 +15,7 @@ enum WorkerPool {
         let next = Atomic<Int>(0)
         let results = Mutex<[Output?]>(Array(repeating: nil, count: items.count))
         let group = DispatchGroup()
-        for _ in 0..<max(1, min(workers, items.count)) {
+        for _ in 0..<min(max(1, workers), items.count) {
             group.enter()
             let thread = Thread {
                 defer {

@@ -36,7 +36,7 @@ extension StatCache {
     static func decodeEntries(_ file: Data) -> [String: Entry]? {
         guard file.starts(with: header), let body = file.removingChecksum() else { return nil }
         return body.withUnsafeBytes { bytes in
-            var reader = Reader(bytes: bytes, offset: header.count)
+            var reader = BinaryReader(bytes: bytes, offset: header.count)
             guard let count = reader.integer(UInt32.self) else { return nil }
             var entries: [String: Entry] = [:]
             // The count is checked against the entries read; bounding the reservation by the bytes left
@@ -58,26 +58,6 @@ extension StatCache {
                                                                        recordedAt: recordedAt)
             }
             return reader.remaining == 0 && entries.count == Int(count) ? entries : nil
-        }
-    }
-
-    /// Reads big-endian integers and byte runs, answering nil past the end.
-    private struct Reader {
-        let bytes: UnsafeRawBufferPointer
-        var offset: Int
-
-        var remaining: Int {
-            bytes.count - offset
-        }
-
-        mutating func bytes(_ count: Int) -> UnsafeRawBufferPointer? {
-            guard count <= remaining else { return nil }
-            defer { offset += count }
-            return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
-        }
-
-        mutating func integer<Integer: FixedWidthInteger>(_: Integer.Type) -> Integer? {
-            bytes(MemoryLayout<Integer>.size).map { Integer(bigEndian: $0.loadUnaligned(as: Integer.self)) }
         }
     }
 }

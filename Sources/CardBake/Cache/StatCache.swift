@@ -34,12 +34,7 @@ public final class StatCache: Sendable {
     }
 
     private struct State {
-        var entries: [String: Entry]
-        /// Counts changes to `entries`; `save(to:)` writes only when it moved since the last load or save.
-        var generation = 0
-        var savedGeneration = 0
-        /// Paths looked up or recorded since loading: the only entries `save(to:)` keeps.
-        var used: Set<String> = []
+        var entries: UsedEntries<String, Entry>
         var hits = 0
         var misses = 0
     }
@@ -56,7 +51,7 @@ public final class StatCache: Sendable {
     /// As the public initialiser, with `clock` (nanoseconds since 1970) standing in for the system's.
     init(loadingFrom file: URL?, clock: @escaping @Sendable () -> Int64) {
         let saved = file.flatMap { try? ReadableFile(path: $0.fileSystemPath).readToEnd() }
-        state = Mutex(State(entries: saved.flatMap(Self.decodeEntries) ?? [:]))
+        state = Mutex(State(entries: UsedEntries(loaded: saved.flatMap(Self.decodeEntries) ?? [:])))
         self.clock = clock
     }
 
@@ -68,12 +63,11 @@ public final class StatCache: Sendable {
         let path = url.fileSystemPath
         let status = try FileStatus(path: path)
         let recorded: Digest? = state.withLock { state in
-            guard let entry = state.entries[path], entry.status == status, entry.isTrusted else {
+            guard let entry = state.entries.value(for: path, if: { $0.status == status && $0.isTrusted }) else {
                 state.misses += 1
                 return nil
             }
             state.hits += 1
-            state.used.insert(path)
             return entry.digest
         }
         if let recorded { return recorded }
@@ -105,14 +99,9 @@ public final class StatCache: Sendable {
     ///
     /// - Throws: the errors of ``AtomicFileWriter/write(_:to:)``.
     public func save(to file: URL) throws {
-        let snapshot: (entries: [String: Entry], generation: Int)? = state.withLock { state in
-            let kept = state.entries.filter { state.used.contains($0.key) }
-            let unchanged = state.generation == state.savedGeneration && kept.count == state.entries.count
-            return unchanged ? nil : (kept, state.generation)
-        }
-        guard let snapshot else { return }
-        try AtomicFileWriter.write(Self.encode(snapshot.entries), to: file)
-        state.withLock { $0.savedGeneration = max($0.savedGeneration, snapshot.generation) }
+        guard let pending = state.withLock({ $0.entries.pendingSave() }) else { return }
+        try AtomicFileWriter.write(Self.encode(pending.entries), to: file)
+        state.withLock { $0.entries.saved(pending.generation) }
     }
 
     /// Lookups answered from an entry without reading the file.
@@ -131,12 +120,7 @@ public final class StatCache: Sendable {
     }
 
     private func remember(_ entry: Entry, forPath path: String) {
-        state.withLock { state in
-            state.used.insert(path)
-            if state.entries.updateValue(entry, forKey: path) != entry {
-                state.generation += 1
-            }
-        }
+        state.withLock { $0.entries.set(entry, for: path) }
     }
 
     /// The system's wall-clock time in nanoseconds since 1970, the clock file times are set from.

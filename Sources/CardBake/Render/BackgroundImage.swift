@@ -17,13 +17,6 @@ public struct BackgroundImage: Sendable, Equatable {
         self.height = height
         self.samples = samples
     }
-
-    /// The background scaled to `width × height` pixels (float, 3 bands, sRGB).
-    public func scaled(toWidth width: Int, height: Int) throws(VipsError) -> VipsImage {
-        try VipsImage.fromPixels(samples, width: self.width, height: self.height, bands: 3)
-            .labelledSRGB()
-            .resized(toWidth: width, height: height)
-    }
 }
 
 extension BackgroundImage {

@@ -25,24 +25,13 @@ struct TextLabel {
         let origin = (x: pixelFrame.x - padding, y: pixelFrame.y - padding)
         var layers: [CompositeLayer] = []
         if let shadow = style.shadow, shadow.color.alpha > 0 {
-            let blurred = try mask.image.castToFloat().gaussianBlurredIfNeeded(sigma: shadowSigma)
-            layers.append(CompositeLayer(image: try blurred.tinted(shadow.color),
+            let blurred = shadowSigma > 0.1
+                ? try mask.image.gaussianBlurred(sigma: shadowSigma, precision: .integer) : mask.image
+            layers.append(CompositeLayer(coverage: blurred, color: shadow.color,
                                          x: origin.x + Int((shadow.offsetX * s).rounded()),
                                          y: origin.y + Int((shadow.offsetY * s).rounded())))
         }
-        layers.append(CompositeLayer(image: try mask.image.tinted(style.color), x: origin.x, y: origin.y))
+        layers.append(CompositeLayer(coverage: mask.image, color: style.color, x: origin.x, y: origin.y))
         return layers
-    }
-}
-
-extension VipsImage {
-    /// A one-band coverage mask (0–255) turned into an RGBA layer of `color`.
-    func tinted(_ color: Color) throws(VipsError) -> VipsImage {
-        try linear([0, 0, 0, color.alpha], [Double(color.red), Double(color.green), Double(color.blue), 0])
-            .labelledSRGB()
-    }
-
-    func gaussianBlurredIfNeeded(sigma: Double) throws(VipsError) -> VipsImage {
-        sigma > 0.1 ? try gaussianBlurred(sigma: sigma) : self
     }
 }

@@ -1,0 +1,98 @@
+import Foundation
+@testable import CardBake
+import Testing
+import Vips
+
+@Suite("Manifest updates and cache records", .vips)
+struct ManifestUpdateTests {
+    static func fixture() throws -> BuildFixture {
+        try BuildFixture(images: [
+            "alpha": try TestImage.blocks(width: 120, height: 80),
+            "beta": try TestImage.solid(width: 60, height: 90, [40, 90, 200]),
+        ])
+    }
+
+    func manifestURL(_ fixture: BuildFixture) -> URL { fixture.output.appendingPathComponent("manifest.json") }
+
+    @Test("A no-op build leaves the manifest file alone: same inode, same bytes")
+    func noOpKeepsTheManifest() throws {
+        let fixture = try Self.fixture()
+        try fixture.build()
+        let before = try FileStatus(path: manifestURL(fixture).fileSystemPath)
+        let bytes = try Data(contentsOf: manifestURL(fixture))
+
+        try fixture.build()
+
+        #expect(try FileStatus(path: manifestURL(fixture).fileSystemPath) == before)
+        #expect(try Data(contentsOf: manifestURL(fixture)) == bytes)
+    }
+
+    @Test("A manifest edited or deleted since the last build is written again, byte for byte", arguments: [true, false])
+    func damagedManifestIsRewritten(delete: Bool) throws {
+        let fixture = try Self.fixture()
+        try fixture.build()
+        let bytes = try Data(contentsOf: manifestURL(fixture))
+        if delete {
+            try FileManager.default.removeItem(at: manifestURL(fixture))
+        } else {
+            try writeFile("{}", to: manifestURL(fixture))
+        }
+
+        let report = try fixture.build()
+
+        #expect(report.count(.rendered) == 0)
+        #expect(try Data(contentsOf: manifestURL(fixture)) == bytes)
+    }
+
+    @Test("Removing a card rewrites the manifest and removes its files even right after a no-op build")
+    func removalAfterNoOp() throws {
+        let fixture = try Self.fixture()
+        try fixture.build()
+        try fixture.build()
+        fixture.cards.removeAll { $0["id"] == "beta" }
+
+        let report = try fixture.build()
+
+        #expect(report.removed == ["cards/beta@1x.png", "cards/beta@2x.png"])
+        #expect(fixture.manifest?.cards.map(\.id) == ["alpha"])
+    }
+
+    @Test("The manifest's content key changes with anything the manifest says")
+    func contentKeyCoversTheEntries() throws {
+        let fixture = try Self.fixture()
+        try fixture.build()
+        let manifest = try #require(fixture.manifest)
+        var edits: [(String, (inout Manifest) -> Void)] = [
+            ("generator", { $0.generator += "+" }),
+            ("title", { $0.cards[0].title += "!" }),
+            ("description", { $0.cards[1].description = "" }),
+            ("placeholder", { $0.cards[0].placeholder.color = "#000000" }),
+            ("order", { $0.cards.reverse() }),
+            ("card height", { $0.cards[0].size.height += 1 }),
+        ]
+        for scale in ["1x", "2x"] {
+            edits.append(("\(scale) bytes", { $0.cards[0].images[scale]?.bytes += 1 }))
+            edits.append(("\(scale) digest", { $0.cards[0].images[scale]?.sha256 = Digest.sha256(Data()) }))
+            edits.append(("\(scale) file", { $0.cards[0].images[scale]?.file += "x" }))
+            edits.append(("\(scale) width", { $0.cards[0].images[scale]?.width += 1 }))
+        }
+        for (name, edit) in edits {
+            var edited = manifest
+            edit(&edited)
+            #expect(edited.contentKey != manifest.contentKey, "\(name)")
+        }
+        #expect(Manifest(generator: manifest.generator, cards: manifest.cards).contentKey == manifest.contentKey)
+    }
+
+    @Test("An image record survives its binary form, and bytes of any other form are a miss")
+    func imageRecordBytes() throws {
+        let record = RenderedImageRecord(blob: Digest.sha256(Data("png".utf8)), bytes: 123_456, width: 960, height: 1542,
+                                         card: CardFacts(width: 320, height: 514.5, placeholder: "#A85529"))
+        #expect(RenderedImageRecord(cacheBytes: record.cacheBytes) == record)
+
+        let json = Data(#"{"blob":"\#(record.blob)","bytes":123456,"width":960,"height":1542}"#.utf8)
+        #expect(RenderedImageRecord(cacheBytes: json) == nil)
+        #expect(RenderedImageRecord(cacheBytes: record.cacheBytes.prefix(40)) == nil)
+        #expect(Digest(cacheBytes: record.cacheBytes) == nil)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+@testable import CardBake
+import Testing
+import Vips
+
+@Suite("Card canvas", .vips)
+struct CardCanvasTests {
+    /// A 4 × 2 canvas over a uniform background of `colour`.
+    func canvas(_ colour: [Float]) -> CardCanvas {
+        CardCanvas(background: BackgroundImage(width: 1, height: 1, samples: colour), width: 4, height: 2)
+    }
+
+    @Test("An RGBA layer is laid source-over on its own pixels only, clipped at the edges")
+    func blendsRGBA() throws {
+        var canvas = canvas([100, 100, 100])
+        let rgba: [Float] = [200, 0, 50, 51]
+        let layer = try VipsImage.fromPixels(Array([[Float]](repeating: rgba, count: 4).joined()),
+                                             width: 2, height: 2, bands: 4)
+        try canvas.draw(CompositeLayer(image: layer, x: 3, y: 1))
+
+        let bitmap = try Bitmap(canvas.bitmap())
+        // alpha 51/255 = 0.2: 200·0.2 + 100·0.8 = 120; 0 → 80; 50 → 90.
+        #expect(bitmap.pixel(3, 1) == [120, 80, 90])
+        #expect(bitmap.pixel(2, 1) == [100, 100, 100] && bitmap.pixel(3, 0) == [100, 100, 100])
+    }
+
+    @Test("An RGB layer covers what it overlaps")
+    func copiesRGB() throws {
+        var canvas = canvas([100, 100, 100])
+        try canvas.draw(CompositeLayer(image: try VipsImage.fromPixels([UInt8](repeating: 7, count: 2 * 1 * 3),
+                                                                        width: 2, height: 1, bands: 3), x: 1, y: 0))
+        let bitmap = try Bitmap(canvas.bitmap())
+        #expect(bitmap.pixel(0, 0) == [100, 100, 100] && bitmap.pixel(1, 0) == [7, 7, 7] && bitmap.pixel(2, 0) == [7, 7, 7])
+        #expect(bitmap.pixel(1, 1) == [100, 100, 100])
+    }
+
+    @Test("A coverage mask paints its colour at the colour's alpha times the coverage")
+    func paintsCoverage() throws {
+        var canvas = canvas([0, 0, 0])
+        let mask = try VipsImage.fromPixels([UInt8]([255, 128, 0, 255]), width: 4, height: 1, bands: 1)
+        try canvas.draw(CompositeLayer(coverage: mask, color: Color(red: 255, green: 255, blue: 255, alpha: 0.5), x: 0, y: 1))
+
+        let bitmap = try Bitmap(canvas.bitmap())
+        // 255 · 0.5 = 127.5 → 128 (ties to even); 255 · 0.5 · 128/255 = 64; no coverage → unchanged.
+        #expect(bitmap.pixel(0, 1) == [128, 128, 128] && bitmap.pixel(1, 1) == [64, 64, 64])
+        #expect(bitmap.pixel(2, 1) == [0, 0, 0] && bitmap.pixel(0, 0) == [0, 0, 0])
+    }
+
+    @Test("The background is enlarged like libvips' bicubic resize: a smooth image stays within a level or two")
+    func backgroundMatchesLibvips() throws {
+        // Smooth, as a blurred background is: a slow wave per band over 12 × 9 samples.
+        var samples: [Float] = []
+        for y in 0..<9 {
+            for x in 0..<12 {
+                for band in 0..<3 {
+                    let wave = sin(Double(x + band) * 0.5) * cos(Double(y) * 0.4)
+                    samples.append(Float(128 + 100 * wave))
+                }
+            }
+        }
+        let background = BackgroundImage(width: 12, height: 9, samples: samples)
+        let ours = try background.scaled(toWidth: 264, height: 198).roundedToUInt8()
+        let libvips = try VipsImage.fromPixels(samples, width: 12, height: 9, bands: 3).labelledSRGB()
+            .resized(toWidth: 264, height: 198).roundedToUInt8()
+        try expectSimilar(ours, libvips, meanTolerance: 0.75, maxTolerance: 4, name: "background-scaling")
+    }
+}
