@@ -5,6 +5,7 @@ extension Style {
         var key = Fingerprint(domain: "style")
         key.add("cardWidth", cardWidth)
         key.add("textAreaHeight", textAreaHeight)
+        key.add("maxFeatureHeight", featureHeightLimit)
         key.add("format", output.kind.rawValue)
         key.add("quality", output.quality)
         key.add("compression", output.pngCompression)

@@ -8,6 +8,9 @@ public struct Style: Sendable, Hashable {
     public var cardWidth: Double = 320
     /// T: height of the text area below the feature image, in points (0...4096).
     public var textAreaHeight: Double = 300
+    /// The feature image's greatest height in points (1...8192); nil means 3 × `cardWidth`.
+    /// cardbake's extension of CARD_SPEC.md: see ``featureHeightLimit``.
+    public var maxFeatureHeight: Double?
     /// Scales to render, ascending and without repeats, each 1...4.
     public var scales: [Int] = [1, 2, 3]
     public var output: OutputFormat = OutputFormat()
@@ -17,12 +20,38 @@ public struct Style: Sendable, Hashable {
     public var border: BorderStyle = BorderStyle()
 
     public init() {}
+
+    /// The feature's greatest height in points: `maxFeatureHeight`, or 3 × `cardWidth` when it is not set, so
+    /// that by default every photo up to three times as tall as wide (9:16 portraits included) is fitted
+    /// whole, at any card width. A source taller for its width is centre-cropped to a feature this tall
+    /// instead (see ``CardLayout``).
+    public var featureHeightLimit: Double { maxFeatureHeight ?? 3 * cardWidth }
+
+    /// Pixel height of the tallest card this style renders, one whose feature is ``featureHeightLimit``
+    /// tall, at its largest scale. (Widths need no such bound: 2048 points at scale 4 suit every encoder.)
+    public var tallestCardPixelHeight: Int {
+        Int(((featureHeightLimit + textAreaHeight) * Double(scales.max() ?? 1)).rounded(.up))
+    }
+
+    /// Whether every card of this style can be encoded in its format. The catalog refuses a style that
+    /// cannot; a caller that changes `scales` or `output` afterwards must check again.
+    public var tallestCardFitsEncoder: Bool { tallestCardPixelHeight <= output.kind.maxDimension }
 }
 
 /// The encoder and its settings.
 public struct OutputFormat: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         case png, jpeg, webp
+
+        /// The largest width or height in pixels the encoder writes: WebP's 16,383, libjpeg's 65,500,
+        /// and for PNG the format's own 2^31 − 1.
+        public var maxDimension: Int {
+            switch self {
+            case .png: Int(Int32.max)
+            case .jpeg: 65_500
+            case .webp: 16_383
+            }
+        }
 
         /// File name extension of the encoded images.
         public var fileExtension: String {

@@ -4,17 +4,20 @@
 /// catalog's): every key present replaces the corresponding field of the base, every key absent
 /// keeps it, and nested blocks (`blur`, `title`, `shadow`, …) are partial in the same way.
 /// A key with a problem is reported and leaves the base value; the caller discards the result then.
+/// A style whose tallest card would be more pixels than its format's encoder writes is reported too, at
+/// the block that makes it so.
 struct StyleDecoder {
     let reader: SchemaReader
 
-    static let styleKeys = ["cardWidth", "textAreaHeight", "scales", "format", "quality", "compression",
-                            "blur", "title", "description", "border"]
+    static let styleKeys = ["cardWidth", "textAreaHeight", "maxFeatureHeight", "scales", "format", "quality",
+                            "compression", "blur", "title", "description", "border"]
 
     func overlay(_ node: SchemaReader.Node, on base: Style) -> Style {
         guard let fields = reader.object(node, keys: Self.styleKeys) else { return base }
         var style = base
         if let width = reader.number(fields["cardWidth"], in: 1...2048) { style.cardWidth = width }
         if let height = reader.number(fields["textAreaHeight"], in: 0...4096) { style.textAreaHeight = height }
+        if let height = reader.number(fields["maxFeatureHeight"], in: 1...8192) { style.maxFeatureHeight = height }
         if let scales = scales(fields["scales"]) { style.scales = scales }
         if let kind = reader.choice(fields["format"], of: OutputFormat.Kind.self) { style.output.kind = kind }
         if let quality = reader.integer(fields["quality"], in: 1...100) { style.output.quality = quality }
@@ -23,7 +26,22 @@ struct StyleDecoder {
         if let title = fields["title"] { style.title = overlay(title, on: style.title) }
         if let description = fields["description"] { style.description = overlay(description, on: style.description) }
         if let border = fields["border"] { style.border = overlay(border, on: style.border) }
+        if base.tallestCardFitsEncoder && !style.tallestCardFitsEncoder { reportEncoderLimit(of: style, at: node) }
         return style
+    }
+
+    /// Says how tall the tallest card is, what the format allows, and what the feature and text area may add up to.
+    private func reportEncoderLimit(of style: Style, at node: SchemaReader.Node) {
+        let format = MessageText.quoted(style.output.kind.rawValue)
+        let limit = style.output.kind.maxDimension
+        let scale = style.scales.max() ?? 1
+        let cap = style.maxFeatureHeight == nil ? "maxFeatureHeight's default, 3 × cardWidth" : "maxFeatureHeight"
+        reader.report("the tallest card, a feature of \(MessageText.number(style.featureHeightLimit)) points (\(cap)) over a"
+                      + " text area of \(MessageText.number(style.textAreaHeight)) (textAreaHeight), is"
+                      + " \(style.tallestCardPixelHeight) pixels tall at scale \(scale), over the \(limit) pixels format"
+                      + " \(format) allows; allowed: maxFeatureHeight + textAreaHeight up to"
+                      + " \(MessageText.number(Double(limit) / Double(scale))) points for \(format) at scale \(scale);"
+                      + " lower them, drop scale \(scale), or choose another format.", at: node)
     }
 
     /// Scales to render: non-empty, each 1...4, no repeats; returned in ascending order.

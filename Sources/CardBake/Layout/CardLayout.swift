@@ -1,19 +1,34 @@
 /// Where everything on a card goes, in points (CARD_SPEC.md, "Geometry"). Pure arithmetic: no pixels here.
 public struct CardLayout: Sendable, Hashable {
+    /// How the source fills the feature frame.
+    public enum FeatureScaling: Sendable, Hashable {
+        /// The whole source, fitted to the card's width: CARD_SPEC.md's F = ceil(W · h / w).
+        case aspectFit
+        /// The source's centre, cropped to the frame's aspect as the background is: the source is so tall
+        /// for its width that fitting it would pass the style's ``Style/featureHeightLimit``.
+        case aspectFill
+    }
+
     /// W × (F + T).
     public let card: Rect
-    /// (0, 0, W, F): the source aspect-fit to the card's width.
+    /// (0, 0, W, F), where F = ceil(W · h / w), or the style's ``Style/featureHeightLimit`` when that is less.
     public let feature: Rect
+    /// Whether the feature shows the whole source or its centre.
+    public let featureScaling: FeatureScaling
     /// (20, F − 50, W − 40, 40): one line.
     public let title: Rect
     /// (24, F + 20, W − 48, T − 40): wrapped and justified.
     public let description: Rect
 
     /// Lays out a card for a source that is `sourceWidth × sourceHeight` pixels after EXIF orientation.
+    /// The feature is at least 1 point tall, however wide the source.
     public init(style: Style, sourceWidth: Int, sourceHeight: Int) {
         precondition(sourceWidth > 0 && sourceHeight > 0, "a source image has at least one pixel")
         let width = style.cardWidth
-        let featureHeight = (width * Double(sourceHeight) / Double(sourceWidth)).rounded(.up)
+        let fittedHeight = (width * Double(sourceHeight) / Double(sourceWidth)).rounded(.up)
+        let limit = style.featureHeightLimit
+        featureScaling = fittedHeight > limit ? .aspectFill : .aspectFit
+        let featureHeight = min(fittedHeight, limit)
         let textArea = style.textAreaHeight
         card = Rect(x: 0, y: 0, width: width, height: featureHeight + textArea)
         feature = Rect(x: 0, y: 0, width: width, height: featureHeight)

@@ -36,12 +36,7 @@ public struct BackgroundEffect: Sendable, Hashable {
         let width = pixelWidth, height = pixelHeight
         // Aspect-fill (cover): centre-crop the source to the card's aspect at full resolution, where
         // rounding the crop costs under a source pixel, then scale it to the reduced size.
-        let aspect = cardWidth / cardHeight
-        let cropWidth = min(opaque.width, max(1, Int((Double(opaque.height) * aspect).rounded())))
-        let cropHeight = min(opaque.height, max(1, Int((Double(opaque.width) / aspect).rounded())))
-        let cropped = try opaque
-            .cropped(x: (opaque.width - cropWidth) / 2, y: (opaque.height - cropHeight) / 2,
-                     width: cropWidth, height: cropHeight)
+        let cropped = try opaque.centreCropped(toAspect: cardWidth / cardHeight)
             .resized(toWidth: width, height: height)
         let blurred = try cropped.castToFloat()
             .blurredExtendingEdges(sigma: blur.radius * Double(width) / cardWidth)

@@ -22,19 +22,27 @@ struct CardRenderer {
     func render(source: VipsImage, background: BackgroundImage, scale: Int) throws -> VipsImage {
         let card = layout.card.pixels(atScale: scale)
         let feature = layout.feature.pixels(atScale: scale)
-        var layers = [CompositeLayer(image: try source.resized(toWidth: feature.width, height: feature.height)
-                                        .labelledSRGB(), x: 0, y: 0)]
+        var layers = [CompositeLayer(image: try featureImage(from: source, frame: feature), x: 0, y: 0)]
         if let gradient = try gradientLayer(feature: feature, scale: scale) {
             layers.append(gradient)
         }
         layers += try title.layers(atScale: scale)
         layers += try description.layers(atScale: scale)
         layers += try borderLayers(card: card, scale: scale)
-        return try background.scaled(toWidth: card.width, height: card.height)
-            .compositing(layers.map { ($0.image, $0.x, $0.y) })
-            .extractBands(0, count: 3)
-            .roundedToUInt8()
-            .labelledSRGB()
+        var canvas = CardCanvas(background: background, width: card.width, height: card.height)
+        for layer in layers {
+            try canvas.draw(layer)
+        }
+        return try canvas.bitmap()
+    }
+
+    /// The source as the layout shows it in the feature's `frame`: whole, or its centre cropped to the frame's aspect.
+    private func featureImage(from source: VipsImage, frame: PixelRect) throws(VipsError) -> VipsImage {
+        let shown = switch layout.featureScaling {
+        case .aspectFit: source
+        case .aspectFill: try source.centreCropped(toAspect: Double(frame.width) / Double(frame.height))
+        }
+        return try shown.resized(toWidth: frame.width, height: frame.height).labelledSRGB()
     }
 
     /// Black over the feature: alpha 0 down to its vertical middle, rising linearly to 1 at its bottom edge.

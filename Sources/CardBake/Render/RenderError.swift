@@ -15,8 +15,6 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     case blockedImageFormat(path: String, loader: String, summary: String)
     /// The image declares more pixels than the limit; refused before decoding.
     case tooManyPixels(path: String, width: Int, height: Int, limit: Int)
-    /// Fitted to the card's width, the image would be more pixels than the limit; refused before decoding.
-    case tooTallForCard(path: String, width: Int, height: Int, fittedWidth: Int, fittedHeight: Int, limit: Int)
     /// The image's bytes changed between planning and rendering.
     case imageChanged(path: String)
     /// The style names a font family that no installed font provides.
@@ -41,9 +39,6 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "marks untrusted (not hardened against hostile files), so cardbake blocks it; convert the image to JPEG, PNG or WebP."
         case let .tooManyPixels(path, width, height, limit):
             "image \(path) is \(width) × \(height) pixels, over the limit of \(limit) pixels; raise it with --max-pixels if the image is trusted."
-        case let .tooTallForCard(path, width, height, fittedWidth, fittedHeight, limit):
-            "image \(path) is \(width) × \(height) pixels, so tall for its width that fitted to the card it would be "
-                + "\(fittedWidth) × \(fittedHeight) pixels, over the limit of \(limit) pixels; crop it, or raise --max-pixels."
         case let .imageChanged(path):
             "image \(path) changed while the build was running; run the build again."
         case let .unknownFont(family):

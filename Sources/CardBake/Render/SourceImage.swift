@@ -9,9 +9,11 @@ struct SourceImage {
     /// 8-bit sRGB, 3 bands or 4 with alpha, at most the requested width.
     let decoded: VipsImage
 
-    /// Reads `file`, checks its bytes still hash to `digest`, refuses too many pixels after reading
-    /// only the header (see ``checkSize(_:of:maxPixels:maxWidth:)``), then decodes with shrink-on-load
-    /// to at most `maxWidth` pixels wide.
+    /// Reads `file`, checks its bytes still hash to `digest`, refuses more than `maxPixels` after reading
+    /// only the header (decoding them would take the memory and time a decompression bomb does), then
+    /// decodes with shrink-on-load to at most `maxWidth` pixels wide, never more than the source declares.
+    /// A source however tall for its width is accepted: a card crops the feature it shows from the middle
+    /// (see ``CardLayout/FeatureScaling``).
     static func load(_ file: URL, digest: Digest, maxPixels: Int, maxWidth: Int) throws(RenderError) -> SourceImage {
         let bytes: Data
         do {
@@ -28,26 +30,14 @@ struct SourceImage {
         } catch {
             throw failure(decoding: bytes, of: file, error)
         }
-        try checkSize(header, of: file, maxPixels: maxPixels, maxWidth: maxWidth)
+        guard header.width * header.height <= maxPixels else {
+            throw .tooManyPixels(path: file.path, width: header.width, height: header.height, limit: maxPixels)
+        }
         do {
             return SourceImage(width: header.width, height: header.height,
                                decoded: try VipsImage.decode(bytes, maxWidth: maxWidth))
         } catch {
             throw failure(decoding: bytes, of: file, error)
-        }
-    }
-
-    /// Refuses a source of more than `maxPixels`, and one so tall for its width that, fitted to the
-    /// card's `maxWidth`, it would be more than `maxPixels` (1 × 4000 pixels makes a card 1,280,000
-    /// points tall): decoding and rendering either would take the memory and time a bomb does.
-    private static func checkSize(_ header: VipsImageHeader, of file: URL, maxPixels: Int, maxWidth: Int) throws(RenderError) {
-        guard header.width * header.height <= maxPixels else {
-            throw .tooManyPixels(path: file.path, width: header.width, height: header.height, limit: maxPixels)
-        }
-        let fittedHeight = (maxWidth * header.height + header.width - 1) / header.width
-        guard maxWidth * fittedHeight <= maxPixels else {
-            throw .tooTallForCard(path: file.path, width: header.width, height: header.height,
-                                  fittedWidth: maxWidth, fittedHeight: fittedHeight, limit: maxPixels)
         }
     }
 

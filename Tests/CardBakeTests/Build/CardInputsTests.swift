@@ -24,6 +24,7 @@ struct CardInputsTests {
     static let styleChanges: [(String, @Sendable (inout Style) -> Void)] = [
         ("cardWidth", { $0.cardWidth = 321 }),
         ("textAreaHeight", { $0.textAreaHeight = 299 }),
+        ("maxFeatureHeight", { $0.maxFeatureHeight = 959 }),
         ("format", { $0.output.kind = .webp }),
         ("quality", { $0.output.quality = 84 }),
         ("compression", { $0.output.pngCompression = 9 }),
@@ -58,6 +59,11 @@ struct CardInputsTests {
         #expect(changed.style != Self.inputs().style)
         #expect(changed.cardKey(scales: [1, 2, 3]) != Self.inputs().cardKey(scales: [1, 2, 3]))
         #expect(changed.imageKey(scale: 1) != Self.inputs().imageKey(scale: 1))
+    }
+
+    @Test("maxFeatureHeight written as its default, 3 × cardWidth, keeps the keys: they follow the cap in effect")
+    func defaultFeatureHeightLimit() {
+        #expect(Self.inputs(Self.card { $0.style.maxFeatureHeight = 960 }) == Self.inputs())
     }
 
     @Test("Image content, title, description and font files change the keys")

@@ -20,7 +20,7 @@ import Testing
     @Test func everyStyleKeyIsApplied() throws {
         let style = """
         {
-          "cardWidth": 400.5, "textAreaHeight": 0, "scales": [3, 1, 2.0],
+          "cardWidth": 400.5, "textAreaHeight": 0, "maxFeatureHeight": 1000.5, "scales": [3, 1, 2.0],
           "format": "webp", "quality": 70, "compression": 9,
           "blur": {"radius": 0, "saturation": 4, "tint": "#10203040"},
           "title": {"font": "Lato Black", "fontFile": "fonts/Lato-Black.ttf", "size": 200, "color": "#ff0000",
@@ -34,6 +34,7 @@ import Testing
         var expected = Style()
         expected.cardWidth = 400.5
         expected.textAreaHeight = 0
+        expected.maxFeatureHeight = 1000.5
         expected.scales = [1, 2, 3]
         expected.output.kind = .webp
         expected.output.quality = 70

@@ -53,5 +53,49 @@ struct CardLayoutTests {
         let layout = CardLayout(style: Style(), sourceWidth: 4000, sourceHeight: 1)
         #expect(layout.feature.height == 1)
         #expect(layout.card.height == 301)
+        #expect(layout.featureScaling == .aspectFit)
+    }
+
+    /// (source width, height, maxFeatureHeight, expected F, expected scaling); the card is 320 points wide.
+    @Test("A feature up to maxFeatureHeight is fitted whole; a taller one is cut to the cap and filled", arguments: [
+        (100, 299, 960, 957, .aspectFit),                              // F = ceil(956.8), below the cap
+        (1, 3, 960, 960, .aspectFit),                                  // exactly at the cap
+        (100, 301, 960, 960, .aspectFill),                             // 963.2 points would pass it
+        (1, 4000, 960, 960, .aspectFill),                              // 1,280,000 points would
+        (320, 100, 50.5, 50.5, .aspectFill),                           // a cap of any number of points
+        (4000, 1, 1, 1, .aspectFit),                                   // the smallest cap still fits a 1-point feature
+    ] as [(Int, Int, Double, Double, CardLayout.FeatureScaling)])
+    func featureHeightCap(width: Int, height: Int, cap: Double, expected: Double, scaling: CardLayout.FeatureScaling) {
+        // Given
+        var style = Style()
+        style.maxFeatureHeight = cap
+
+        // When
+        let layout = CardLayout(style: style, sourceWidth: width, sourceHeight: height)
+
+        // Then every frame follows the capped F
+        #expect(layout.featureScaling == scaling)
+        #expect(layout.feature == Rect(x: 0, y: 0, width: 320, height: expected))
+        #expect(layout.card == Rect(x: 0, y: 0, width: 320, height: expected + 300))
+        #expect(layout.title.y == expected - 50)
+        #expect(layout.description.y == expected + 20)
+    }
+
+    @Test("Without maxFeatureHeight the cap is 3 × the card width, so a 9:16 portrait is fitted whole at any width",
+          arguments: [1.0, 320, 2048])
+    func defaultCapFollowsCardWidth(cardWidth: Double) {
+        // Given no maxFeatureHeight
+        var style = Style()
+        style.cardWidth = cardWidth
+
+        // When
+        let portrait = CardLayout(style: style, sourceWidth: 900, sourceHeight: 1600)
+        let tall = CardLayout(style: style, sourceWidth: 1, sourceHeight: 4000)
+
+        // Then
+        #expect(portrait.featureScaling == .aspectFit)
+        #expect(portrait.feature.height == (cardWidth * 16 / 9).rounded(.up))
+        #expect(tall.featureScaling == .aspectFill)
+        #expect(tall.feature.height == 3 * cardWidth)
     }
 }

@@ -27,23 +27,45 @@ struct CardRendererTests {
         #expect(bitmap.bands == 3)
     }
 
-    @Test("Above the gradient, the feature is the source resized")
-    func featureMatchesSource() throws {
-        let source = try TestImage.blocks(width: 640, height: 428)
-        let (bitmap, layout) = try Self.render(source, title: "", scale: 2)
-        let featureHeight = Int(layout.feature.height) * 2
-        let expected = try Bitmap(try source.resized(toWidth: 640, height: featureHeight))
-        // Compare the top 40 % of the feature, inside the 2 px border.
+    /// Mean difference per sample between a card rendered at 2x and `expected` (the feature's pixels) over
+    /// the top 40 % of the feature, inside the 2 px border: above the gradient, where the feature shows as is.
+    static func featureDifference(_ bitmap: Bitmap, _ expected: Bitmap) -> Double {
         var total = 0.0, count = 0.0
-        for y in 4..<(featureHeight * 2 / 5) {
-            for x in 4..<636 {
+        for y in 4..<(expected.height * 2 / 5) {
+            for x in 4..<(expected.width - 4) {
                 for band in 0..<3 {
                     total += Double(abs(bitmap.pixel(x, y)[band] - expected.pixel(x, y)[band]))
                     count += 1
                 }
             }
         }
-        #expect(total / count < 1.0, "mean difference \(total / count)")
+        return total / count
+    }
+
+    @Test("Above the gradient, the feature is the source resized")
+    func featureMatchesSource() throws {
+        let source = try TestImage.blocks(width: 640, height: 428)
+        let (bitmap, layout) = try Self.render(source, title: "", scale: 2)
+        let expected = try Bitmap(try source.resized(toWidth: 640, height: Int(layout.feature.height) * 2))
+        let difference = Self.featureDifference(bitmap, expected)
+        #expect(difference < 1.0, "mean difference \(difference)")
+    }
+
+    @Test("Above the gradient, a feature cut to maxFeatureHeight is the source's centre resized")
+    func cappedFeatureIsSourceCentre() throws {
+        // Given a 200 × 1000 source, which fitted would be 1600 points tall, and a cap of 320 points
+        let source = try TestImage.blocks(width: 200, height: 1000)
+        var style = Style()
+        style.maxFeatureHeight = 320
+
+        // When
+        let (bitmap, layout) = try Self.render(source, title: "", style: style, scale: 2)
+
+        // Then the feature is 320 × 320 points showing the source's square middle, rows 400 to 599
+        #expect(layout.feature.height == 320)
+        let expected = try Bitmap(try source.cropped(x: 0, y: 400, width: 200, height: 200).resized(toWidth: 640, height: 640))
+        let difference = Self.featureDifference(bitmap, expected)
+        #expect(difference < 1.0, "mean difference \(difference)")
     }
 
     @Test("The gradient darkens the feature's lower half towards black at its bottom edge")

@@ -47,19 +47,35 @@ struct SourceImageTests {
         #expect(isDecodingError, "expected a decoding error, got \(String(describing: error))")
     }
 
-    @Test("An image so tall for its width that its card would be over the limit is refused from its header")
-    func tooTall() throws {
+    @Test("An image however tall for its width is not refused, and is decoded at its own size, never upscaled")
+    func tall() throws {
         try withTemporaryDirectory { folder in
-            // Given 1 × 4000 pixels: fitted to 960 pixels it would be 960 × 3,840,000
+            // Given 1 × 4000 pixels, which fitted whole to a 320-point card would be 1,280,000 points tall
+            let file = folder.appendingPathComponent("tall.png")
+            try TestImage.write(try TestImage.solid(width: 1, height: 4000, [200, 60, 40]), to: file)
+
+            // When loaded for a card 960 pixels wide
+            let source = try SourceImage.load(file, digest: Digest.sha256(try Data(contentsOf: file)),
+                                              maxPixels: Self.defaultLimit, maxWidth: 960)
+
+            // Then its header size is kept for the layout, and only its own 4000 pixels are decoded
+            #expect(source.width == 1 && source.height == 4000)
+            #expect(source.decoded.width == 1 && source.decoded.height == 4000)
+        }
+    }
+
+    @Test("A tall image over the pixel limit is refused from its header like any other")
+    func tallOverLimit() throws {
+        try withTemporaryDirectory { folder in
+            // Given 1 × 4000 pixels and a limit of 3999
             let file = folder.appendingPathComponent("tall.png")
             try TestImage.write(try TestImage.solid(width: 1, height: 4000, [200, 60, 40]), to: file)
 
             // When
-            let error = Self.failure(loading: file)
+            let error = Self.failure(loading: file, maxPixels: 3999)
 
             // Then
-            #expect(error == .tooTallForCard(path: file.path, width: 1, height: 4000, fittedWidth: 960,
-                                             fittedHeight: 3_840_000, limit: Self.defaultLimit))
+            #expect(error == .tooManyPixels(path: file.path, width: 1, height: 4000, limit: 3999))
         }
     }
 

@@ -13,12 +13,25 @@ struct UnusualSourceCardTests {
         return try CardRendererTests.render(source.decoded, title: "", scale: scale)
     }
 
-    /// Renders a card from a `width × height` source of one colour.
-    static func renderCard(width: Int, height: Int, colour: [UInt8], scale: Int) throws -> (bitmap: Bitmap, layout: CardLayout) {
+    /// Renders a card from `source`, written as PNG and loaded as a build loads it.
+    static func renderCard(from source: VipsImage, scale: Int) throws -> (bitmap: Bitmap, layout: CardLayout) {
         try withTemporaryDirectory { folder in
             let file = folder.appendingPathComponent("source.png")
-            try TestImage.write(try TestImage.solid(width: width, height: height, colour), to: file)
+            try TestImage.write(source, to: file)
             return try renderCard(from: file, scale: scale)
+        }
+    }
+
+    static let red: [UInt8] = [220, 30, 30]
+    static let green: [UInt8] = [30, 200, 60]
+    static let blue: [UInt8] = [30, 40, 220]
+
+    /// Red in the first quarter of `length`, green in the middle half, blue in the last quarter.
+    static func quarters(_ position: Int, of length: Int) -> [UInt8] {
+        switch position * 4 / length {
+        case 0: red
+        case 3: blue
+        default: green
         }
     }
 
@@ -37,15 +50,14 @@ struct UnusualSourceCardTests {
             #expect(mean.allSatisfy { abs($0 - 128) <= 2 }, "\(name) is \(mean), expected gray 128")
         }
         // and every pixel is neutral: no red shows anywhere
-        let tinted = (0..<bitmap.height).flatMap { y in (0..<bitmap.width).map { bitmap.pixel($0, y) } }
-            .filter { max(abs($0[0] - $0[1]), abs($0[1] - $0[2])) > 2 }
+        let tinted = bitmap.allPixels.filter { max(abs($0[0] - $0[1]), abs($0[1] - $0[2])) > 2 }
         #expect(tinted.isEmpty, "\(tinted.count) coloured pixels, e.g. \(tinted.first ?? [])")
     }
 
     @Test("A 1 × 1 image makes a square feature of its colour on a full card")
     func onePixel() throws {
         // When
-        let (bitmap, layout) = try Self.renderCard(width: 1, height: 1, colour: [40, 160, 60], scale: 3)
+        let (bitmap, layout) = try Self.renderCard(from: try TestImage.solid(width: 1, height: 1, [40, 160, 60]), scale: 3)
 
         // Then W × (W + T) points at 3x
         #expect(layout.feature.height == 320)
@@ -56,15 +68,48 @@ struct UnusualSourceCardTests {
         }
     }
 
-    @Test("A 4000 × 1 image makes a one-point feature on a full card with its colour blurred behind the text")
-    func veryWide() throws {
+    @Test("A 1 × 4000 image makes a full card whose feature, cut to maxFeatureHeight, shows the middle of the source")
+    func veryTall() throws {
+        // Given a source red in its top quarter, green in its middle half and blue in its bottom quarter
+        let source = try TestImage.make(width: 1, height: 4000) { _, y in Self.quarters(y, of: 4000) }
+
         // When
-        let (bitmap, layout) = try Self.renderCard(width: 4000, height: 1, colour: [40, 60, 200], scale: 3)
+        let (bitmap, layout) = try Self.renderCard(from: source, scale: 3)
+
+        // Then W × (3 W + T) points at 3x: the default cap is 3 × the card width
+        #expect(layout.featureScaling == .aspectFill)
+        #expect(layout.feature.height == 960)
+        #expect(bitmap.width == 960 && bitmap.height == 1260 * 3)
+        // and the feature above the gradient is the green middle, with neither end squeezed in
+        let top = bitmap.mean(x: 8, y: 8, width: 944, height: 1400)
+        for (band, expected) in Self.green.enumerated() {
+            #expect(abs(top[band] - Double(expected)) <= 2, "feature is \(top), expected the source's middle \(Self.green)")
+        }
+        // and no red or blue shows anywhere: the background blurs the same middle
+        let coloured = bitmap.allPixels.filter { max($0[0], $0[2]) > $0[1] + 2 }
+        #expect(coloured.isEmpty, "\(coloured.count) red or blue pixels, e.g. \(coloured.first ?? [])")
+    }
+
+    @Test("A 4000 × 1 image makes a one-point feature showing the whole source, on a full card with its middle blurred behind the text")
+    func veryWide() throws {
+        // Given a source red in its left quarter, green in its middle half and blue in its right quarter
+        let source = try TestImage.make(width: 4000, height: 1) { x, _ in Self.quarters(x, of: 4000) }
+
+        // When
+        let (bitmap, layout) = try Self.renderCard(from: source, scale: 3)
 
         // Then W × (ceil(W / 4000) + T) points at 3x
+        #expect(layout.featureScaling == .aspectFit)
         #expect(layout.feature.height == 1)
         #expect(bitmap.width == 960 && bitmap.height == 301 * 3)
+        // and the feature's middle row, under the 3-pixel border (#D9D9D9 at 20 %), shows all three parts
+        for (x, colour) in [(100, Self.red), (480, Self.green), (860, Self.blue)] {
+            let expected = colour.map { 0.8 * Double($0) + 0.2 * 217 }
+            let pixel = bitmap.pixel(x, 1)
+            #expect(zip(pixel, expected).allSatisfy { abs(Double($0) - $1) <= 3 }, "x = \(x) is \(pixel), expected \(expected)")
+        }
+        // and the background, aspect-filled, is the green middle blurred
         let text = bitmap.mean(x: 8, y: 100, width: 944, height: 700)
-        #expect(text[2] > max(text[0], text[1]) + 60, "text area is \(text), expected the blue source blurred")
+        #expect(text[1] > max(text[0], text[2]) + 60, "text area is \(text), expected the source's green middle blurred")
     }
 }

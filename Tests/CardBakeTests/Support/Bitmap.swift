@@ -26,6 +26,11 @@ struct Bitmap {
         return samples[start..<(start + bands)].map(Int.init)
     }
 
+    /// Every pixel, row by row.
+    var allPixels: [[Int]] {
+        (0..<height).flatMap { y in (0..<width).map { pixel($0, y) } }
+    }
+
     /// Mean of each band over a rectangle.
     func mean(x: Int, y: Int, width: Int, height: Int) -> [Double] {
         var sums = [Double](repeating: 0, count: bands)
