@@ -32,7 +32,8 @@ public struct Builder: Sendable {
         let workspace = try CacheWorkspace(request: request)
         defer { workspace.close() }
         let records = RecordCache(store: workspace.store)
-        let writer = OutputWriter(directory: request.output, store: workspace.store, statCache: workspace.statCache)
+        let writer = OutputWriter(directory: request.output, store: workspace.store, statCache: workspace.statCache,
+                                  journal: .output(request.output, cards: catalog.cards))
         let planner = Planner(statCache: workspace.statCache, fonts: FontResolver())
 
         // Plan: digests and cache lookups only.
@@ -100,6 +101,7 @@ public struct Builder: Sendable {
         }
         let manifest = Manifest(generator: Self.generator, cards: entries)
         let removed = try writer.replaceManifest(with: manifest)
+        writer.journal.finish()
         workspace.saveIndexes()
         return BuildReport(cards: results, seconds: (ContinuousClock.now - start).seconds, removed: removed)
     }

@@ -2,8 +2,10 @@ import Foundation
 
 /// Removes what cardbake wrote, and nothing else.
 public enum OutputCleaner {
-    /// Removes the cards the manifest names and the manifest itself, then `cards/` if it is empty.
+    /// Removes the cards the manifest names and the manifest itself, then `cards/` if it is empty;
+    /// first, what a build killed part-way left (see ``WriteJournal``).
     public static func removeOutput(at directory: URL) throws {
+        _ = WriteJournal.output(directory, cards: [])
         let manifestURL = directory.appendingPathComponent("manifest.json")
         guard let manifest = Manifest.read(from: manifestURL) else { return }
         _ = OutputWriter.remove(manifest.files, in: directory)

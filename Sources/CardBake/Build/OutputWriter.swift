@@ -7,6 +7,8 @@ struct OutputWriter: Sendable {
     let directory: URL
     let store: any ArtifactStoring
     let statCache: StatCache
+    /// Noted before the folder's first change, so that a build killed part-way is cleaned up after.
+    let journal: WriteJournal
     private var records: RecordCache { RecordCache(store: store) }
 
     var manifestURL: URL { directory.appendingPathComponent("manifest.json") }
@@ -55,6 +57,7 @@ struct OutputWriter: Sendable {
         let data = try manifest.encoded()
         let digest = Digest.sha256(data)
         if (try? statCache.digest(ofFileAt: manifestURL)) != digest {
+            try journal.begin()
             try AtomicFileWriter.write(data, to: manifestURL)
             try statCache.record(digest, forFileAt: manifestURL)
         }
@@ -78,6 +81,7 @@ struct OutputWriter: Sendable {
     private func materialize(_ blob: Digest, at url: URL) throws -> Bool {
         if (try? statCache.digest(ofFileAt: url)) == blob { return true }
         guard let data = store.blob(blob) else { return false }
+        try journal.begin()
         try AtomicFileWriter.write(data, to: url)
         try statCache.record(blob, forFileAt: url)
         return true

@@ -10,7 +10,7 @@ struct WriteJournalTests {
     func lifecycle() throws {
         try withTemporaryDirectory { folder in
             // Given
-            let journal = WriteJournal(folder: folder, areas: [""]) { ["cards/b@1x.png", "cards/a@1x.png"] }
+            let journal = WriteJournal(folder: folder, areas: [""], listing: { ["cards/b@1x.png", "cards/a@1x.png"] })
             #expect(!FileManager.default.fileExists(atPath: note(in: folder).path), "written before begin")
 
             // When
@@ -27,11 +27,11 @@ struct WriteJournalTests {
         }
     }
 
-    @Test("After a build that did not finish: its files are reported, its temporary files in the areas removed, others kept")
+    @Test("After a build that did not finish: its temporary files in the areas are removed, its files recovered, its note removed")
     func recovery() throws {
         try withTemporaryDirectory { folder in
             // Given a journal begun and never finished, and temporary files in and out of the areas
-            try WriteJournal(folder: folder, areas: nil) { ["cards/a@1x.png"] }.begin()
+            try WriteJournal(folder: folder, areas: nil, listing: { ["cards/a@1x.png", "cards/b@1x.png"] }).begin()
             let swept = ["", "cards"].map { folder.appendingPathComponent($0).appendingPathComponent(AtomicFileWriter.temporaryName()) }
             let kept = folder.appendingPathComponent("fonts/" + AtomicFileWriter.temporaryName())
             for file in swept + [kept] {
@@ -39,18 +39,46 @@ struct WriteJournalTests {
             }
 
             // When
-            let journal = WriteJournal(folder: folder, areas: ["", "cards"]) { ["cards/c@1x.png"] }
+            var recovered: Set<String> = []
+            _ = WriteJournal(folder: folder, areas: ["", "cards"], recover: { recovered = $0 })
 
             // Then
-            #expect(journal.unfinished == ["cards/a@1x.png"])
+            #expect(recovered == ["cards/a@1x.png", "cards/b@1x.png"])
             for file in swept {
                 #expect(!FileManager.default.fileExists(atPath: file.path), "\(file.lastPathComponent) left")
             }
             #expect(FileManager.default.fileExists(atPath: kept.path))
+            #expect(!FileManager.default.fileExists(atPath: note(in: folder).path))
+        }
+    }
 
-            // and its own note keeps the unfinished files listed until it finishes
-            try journal.begin()
-            #expect(try String(contentsOf: note(in: folder), encoding: .utf8) == "cards/a@1x.png\ncards/c@1x.png\n")
+    @Test("An output folder's recovery removes the files a killed build listed that the manifest in place does not name")
+    func outputRecovery() throws {
+        try withTemporaryDirectory { folder in
+            // Given a killed build's note naming a card file of the manifest in place and one of its own,
+            // and a file of the user's
+            let listed = ["cards/kept@1x.png", "cards/orphan@1x.png"]
+            try WriteJournal(folder: folder, areas: [""], listing: { Set(listed) }).begin()
+            let digest = String(repeating: "0", count: 64)
+            let image: [String: Any] = ["file": listed[0], "width": 1, "height": 1, "bytes": 1, "sha256": digest]
+            let entry: [String: Any] = [
+                "id": "kept", "title": "", "description": "", "size": ["width": 1, "height": 1], "key": digest,
+                "placeholder": ["color": "#000000"], "images": ["1x": image],
+                "inputs": ["image": digest, "text": digest, "style": digest, "renderer": digest],
+            ]
+            let manifest: [String: Any] = ["schema": 1, "generator": "test", "cards": [entry]]
+            try JSONSerialization.data(withJSONObject: manifest).write(to: folder.appendingPathComponent("manifest.json"))
+            for file in listed + ["cards/mine.png"] {
+                try AtomicFileWriter.write(Data("x".utf8), to: folder.appendingPathComponent(file))
+            }
+            try #require(Manifest.read(from: folder.appendingPathComponent("manifest.json")) != nil)
+
+            // When
+            _ = WriteJournal.output(folder, cards: [])
+
+            // Then
+            let cards = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("cards").path)
+            #expect(cards.sorted() == ["kept@1x.png", "mine.png"])
         }
     }
 
