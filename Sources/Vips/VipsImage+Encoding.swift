@@ -4,15 +4,28 @@ import Foundation
 
 /// An encoder and its settings, as cardbake writes output images.
 public enum VipsEncoder: Sendable, Hashable {
-    /// zlib `compression` 0...9 and a VipsForeignPngFilter bit set.
-    case png(compression: Int, filter: Int)
+    /// zlib `compression` 0...9 and the row filters to choose from.
+    case png(compression: Int, filter: PNGFilter)
     /// Quality 1...100, optimised Huffman tables.
     case jpeg(quality: Int)
     /// Lossy WebP at quality 1...100.
     case webp(quality: Int)
 
-    /// libvips' adaptive choice of row filters.
-    public static let pngAllFilters = Int(VIPS_FOREIGN_PNG_FILTER_ALL.rawValue)
+    /// PNG row filters: one, or libvips' adaptive choice among all of them per row.
+    public enum PNGFilter: Sendable, Hashable {
+        case none, sub, up, average, paeth, all
+
+        var flags: VipsForeignPngFilter {
+            switch self {
+            case .none: VIPS_FOREIGN_PNG_FILTER_NONE
+            case .sub: VIPS_FOREIGN_PNG_FILTER_SUB
+            case .up: VIPS_FOREIGN_PNG_FILTER_UP
+            case .average: VIPS_FOREIGN_PNG_FILTER_AVG
+            case .paeth: VIPS_FOREIGN_PNG_FILTER_PAETH
+            case .all: VIPS_FOREIGN_PNG_FILTER_ALL
+            }
+        }
+    }
 }
 
 extension VipsImage {
@@ -23,7 +36,7 @@ extension VipsImage {
         let status: Int32
         switch encoder {
         case let .png(compression, filter):
-            status = cvips_pngsave(pointer, &buffer, &length, Int32(compression), Int32(filter))
+            status = cvips_pngsave(pointer, &buffer, &length, Int32(compression), Int32(filter.flags.rawValue))
         case let .jpeg(quality):
             status = cvips_jpegsave(pointer, &buffer, &length, Int32(quality))
         case let .webp(quality):

@@ -87,9 +87,23 @@ extension OutputFormat {
     /// The libvips encoder for these settings.
     var encoder: VipsEncoder {
         switch kind {
-        case .png: .png(compression: pngCompression, filter: VipsEncoder.pngAllFilters)
+        case .png: .png(compression: pngCompression, filter: pngFilter.encoderFilter)
         case .jpeg: .jpeg(quality: quality)
         case .webp: .webp(quality: quality)
+        }
+    }
+}
+
+extension OutputFormat.PNGFilter {
+    /// The libvips filter set for this choice.
+    var encoderFilter: VipsEncoder.PNGFilter {
+        switch self {
+        case .none: .none
+        case .sub: .sub
+        case .up: .up
+        case .average: .average
+        case .paeth: .paeth
+        case .adaptive: .all
         }
     }
 }

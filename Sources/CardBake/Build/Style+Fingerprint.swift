@@ -9,6 +9,7 @@ extension Style {
         key.add("format", output.kind.rawValue)
         key.add("quality", output.quality)
         key.add("compression", output.pngCompression)
+        key.add("pngFilter", output.pngFilter.rawValue)
         key.add("blur.radius", blur.radius)
         key.add("blur.saturation", blur.saturation)
         key.add("blur.tint", blur.tint.fingerprintValue)

@@ -10,7 +10,7 @@ struct StyleDecoder {
     let reader: SchemaReader
 
     static let styleKeys = ["cardWidth", "textAreaHeight", "maxFeatureHeight", "scales", "format", "quality",
-                            "compression", "blur", "title", "description", "border"]
+                            "compression", "pngFilter", "blur", "title", "description", "border"]
 
     func overlay(_ node: SchemaReader.Node, on base: Style) -> Style {
         guard let fields = reader.object(node, keys: Self.styleKeys) else { return base }
@@ -22,6 +22,7 @@ struct StyleDecoder {
         if let kind = reader.choice(fields["format"], of: OutputFormat.Kind.self) { style.output.kind = kind }
         if let quality = reader.integer(fields["quality"], in: 1...100) { style.output.quality = quality }
         if let level = reader.integer(fields["compression"], in: 0...9) { style.output.pngCompression = level }
+        if let filter = reader.choice(fields["pngFilter"], of: OutputFormat.PNGFilter.self) { style.output.pngFilter = filter }
         if let blur = fields["blur"] { style.blur = overlay(blur, on: style.blur) }
         if let title = fields["title"] { style.title = overlay(title, on: style.title) }
         if let description = fields["description"] { style.description = overlay(description, on: style.description) }

@@ -28,6 +28,7 @@ struct CardInputsTests {
         ("format", { $0.output.kind = .webp }),
         ("quality", { $0.output.quality = 84 }),
         ("compression", { $0.output.pngCompression = 9 }),
+        ("pngFilter", { $0.output.pngFilter = .none }),
         ("blur.radius", { $0.blur.radius = 29.5 }),
         ("blur.saturation", { $0.blur.saturation = 1.7 }),
         ("blur.tint", { $0.blur.tint.alpha = 0.31 }),
@@ -116,15 +117,17 @@ struct CardInputsTests {
 
     @Test("The background key depends on image, size and blur, not on text, fonts or encoder")
     func backgroundKey() {
-        func key(_ change: (inout Style) -> Void = { _ in }, image: Digest = CardInputsTests.image) -> Digest {
+        func key(_ change: (inout Style) -> Void = { _ in }, image: Digest = CardInputsTests.image,
+                 cardHeight: Double = 514) -> Digest {
             var style = Style()
             change(&style)
-            return BackgroundEffect(blur: style.blur, cardWidth: style.cardWidth, cardHeight: 514, maxScale: 3)
+            return BackgroundEffect(blur: style.blur, cardWidth: style.cardWidth, cardHeight: cardHeight, maxScale: 3)
                 .key(imageDigest: image, textAreaHeight: style.textAreaHeight)
         }
         let base = key()
         #expect(key(image: Digest.sha256(Data("x".utf8))) != base)
         #expect(key { $0.cardWidth = 300 } != base)
+        #expect(key(cardHeight: 600) != base)
         #expect(key { $0.textAreaHeight = 200 } != base)
         #expect(key { $0.blur.radius = 20 } != base)
         #expect(key { $0.blur.saturation = 1 } != base)

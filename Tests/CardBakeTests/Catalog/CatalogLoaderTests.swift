@@ -21,7 +21,7 @@ import Testing
         let style = """
         {
           "cardWidth": 400.5, "textAreaHeight": 0, "maxFeatureHeight": 1000.5, "scales": [3, 1, 2.0],
-          "format": "webp", "quality": 70, "compression": 9,
+          "format": "webp", "quality": 70, "compression": 9, "pngFilter": "paeth",
           "blur": {"radius": 0, "saturation": 4, "tint": "#10203040"},
           "title": {"font": "Lato Black", "fontFile": "fonts/Lato-Black.ttf", "size": 200, "color": "#ff0000",
                     "shadow": {"color": "#00000080", "offset": {"x": -100, "y": 100}, "radius": 0}},
@@ -39,6 +39,7 @@ import Testing
         expected.output.kind = .webp
         expected.output.quality = 70
         expected.output.pngCompression = 9
+        expected.output.pngFilter = .paeth
         expected.blur.radius = 0
         expected.blur.saturation = 4
         expected.blur.tint = Color(red: 0x10, green: 0x20, blue: 0x30, alpha: Double(0x40) / 255)

@@ -34,7 +34,7 @@ enum TestImage {
 
     /// PNG bytes of `image`.
     static func png(_ image: VipsImage) throws -> Data {
-        try image.encoded(as: .png(compression: 1, filter: 0))
+        try image.encoded(as: .png(compression: 1, filter: .none))
     }
 
     /// Writes PNG bytes of `image` to `url`.
