@@ -140,6 +140,31 @@ struct ConcurrencyTests {
         }
     }
 
+    @Test("A build waiting for the folders stops on SIGINT with exit 130, having changed nothing")
+    func interruptedWhileWaiting() throws {
+        try Sandbox.with { sandbox in
+            // Given a built output folder that another process holds, and a build waiting for it
+            try sandbox.writeCatalog(Array(Self.cards.prefix(1)))
+            try #require(try sandbox.run(Self.build).status == 0)
+            let before = sandbox.listing(".")
+            let held = try DirectoryLock.acquire(sandbox.url("OUT"), mode: .exclusive, creating: false,
+                                                 timeout: .zero, cancellation: Cancellation(), waiting: { _ in })
+            let waiting = try sandbox.start(Self.build)
+            let waited = waiting.waitForStderr(containing: "waiting for")
+
+            // When
+            waiting.send(SIGINT)
+            let result = try waiting.wait()
+            held?.release()
+
+            // Then
+            #expect(waited, result.comment)
+            #expect(result.exited && result.status == 130, result.comment)
+            #expect(result.stderr.contains("interrupted"), result.comment)
+            #expect(sandbox.listing(".") == before, "the interrupted build changed files")
+        }
+    }
+
     @Test("Checks share the folders with other checks, and keep builds out")
     func checksShare() throws {
         try Sandbox.with { sandbox in
