@@ -3,7 +3,7 @@ import Glibc
 import Synchronization
 
 /// A folder's note that a build is changing it, so that the next build can clean up if this one is
-/// killed part-way (`kill -9`, a crash, a power cut).
+/// killed part-way (`kill -9`, a crash). Nothing is flushed to disk, so a power cut is not covered.
 ///
 /// Before its first change to the folder, a build writes `.cardbake-unfinished` there, listing the
 /// files it may write or remove, and it removes the note once it is done. A build that finds the
