@@ -25,6 +25,14 @@ struct ConcurrencyTests {
         return running
     }
 
+    /// A build that holds the folders, paused, and a second build of the same catalog that has
+    /// said it waits for the first (`waited` is false if it never said so).
+    func startWaitingPair(in sandbox: Sandbox) throws -> (first: RunningCardbake, second: RunningCardbake, waited: Bool) {
+        let first = try startPausedBuild(in: sandbox)
+        let second = try sandbox.start(Self.build)
+        return (first, second, second.waitForStderr(containing: "waiting for"))
+    }
+
     func expectConsistent(_ sandbox: Sandbox) {
         #expect(FolderAudit.output(sandbox.url("OUT")) == [])
         #expect(FolderAudit.cache(sandbox.url(".cardbake")) == [])
@@ -33,12 +41,9 @@ struct ConcurrencyTests {
     @Test("A second build waits for the first, says once whom it waits for, and finds every card done")
     func secondBuildWaits() throws {
         try Sandbox.with { sandbox in
-            // Given a build that holds the folders
-            let first = try startPausedBuild(in: sandbox)
-
-            // When a second build of the same catalog starts, and then the first goes on
-            let second = try sandbox.start(Self.build)
-            let waited = second.waitForStderr(containing: "waiting for")
+            // Given a build that holds the folders, when a second build of the same catalog starts,
+            // and then the first goes on
+            let (first, second, waited) = try startWaitingPair(in: sandbox)
             first.send(SIGCONT)
             let firstResult = try first.wait(), secondResult = try second.wait()
 
@@ -59,9 +64,7 @@ struct ConcurrencyTests {
     func killedHolder() throws {
         try Sandbox.with { sandbox in
             // Given a build that holds the folders, and a second waiting for it
-            let first = try startPausedBuild(in: sandbox)
-            let second = try sandbox.start(Self.build)
-            let waited = second.waitForStderr(containing: "waiting for")
+            let (first, second, waited) = try startWaitingPair(in: sandbox)
 
             // When the first is killed
             first.send(SIGKILL)

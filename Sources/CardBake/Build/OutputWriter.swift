@@ -49,14 +49,14 @@ struct OutputWriter: Sendable {
     /// names the file's digest in the action cache), nothing is encoded, read or written.
     func replaceManifest(with manifest: Manifest) throws -> [String] {
         let key = manifest.contentKey
-        if let written = records.record(Digest.self, for: key),
-           (try? statCache.digest(ofFileAt: manifestURL)) == written {
+        let inPlace = try? statCache.digest(ofFileAt: manifestURL)
+        if let written = records.record(Digest.self, for: key), inPlace == written {
             return []
         }
         let previous = Manifest.read(from: manifestURL)
         let data = try manifest.encoded()
         let digest = Digest.sha256(data)
-        if (try? statCache.digest(ofFileAt: manifestURL)) != digest {
+        if inPlace != digest {
             try journal.begin()
             try AtomicFileWriter.write(data, to: manifestURL)
             try statCache.record(digest, forFileAt: manifestURL)
