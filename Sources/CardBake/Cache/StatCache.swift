@@ -6,18 +6,27 @@ import Synchronization
 ///
 /// An entry holds the file's size, modification time, inode and change time (all to the
 /// nanosecond), its digest, and the moment it was recorded. It is used only when the file's
-/// current `stat` still matches *and* the entry is not "racy": both times must be more than
-/// 2 seconds older than the moment of recording. Otherwise a write landing in the same
-/// timestamp tick as the one hashed (up to 2 s on some file systems), with the same size, could
-/// go unnoticed, as git's "racily clean" entries can. A racy entry is re-hashed, and the new
-/// entry, recorded later, is trusted from then on.
+/// current `stat` still matches *and* the entry is not "racy": both times must be older than the
+/// moment of recording by more than the file system's timestamp granularity. Otherwise a write
+/// landing in the same timestamp tick as the one hashed, with the same size, could go unnoticed,
+/// as git's "racily clean" entries can. A racy entry is re-hashed, and the new entry, recorded
+/// later, is trusted from then on.
+///
+/// The granularity is not asked of the file system but read from the times themselves: a file
+/// whose times both have a sub-second part lives on a file system with sub-second timestamps
+/// (ext4, XFS, Btrfs, tmpfs: one kernel clock tick, at most 10 ms; exFAT: 10 ms), and gets a
+/// margin of 100 ms. Whole-second times (ext3, FAT's 2 s, or a rare exact second) get 2 s. So
+/// the outputs a build writes are trusted by the next build, however soon it starts, but for
+/// those written in its last 100 ms.
 ///
 /// Safe to use from many threads. Paths are made absolute and lexically normalised; symbolic
 /// links are followed but not resolved, so two paths to one file have two entries.
 public final class StatCache: Sendable {
     /// How much older than the moment of recording a file's times must be for its entry to be
-    /// trusted: 2 s, in nanoseconds.
-    static let racyMargin: Int64 = 2_000_000_000
+    /// trusted when both times have a sub-second part: 100 ms, in nanoseconds.
+    static let fineRacyMargin: Int64 = 100_000_000
+    /// The same when either time is a whole second: 2 s (FAT's granularity), in nanoseconds.
+    static let coarseRacyMargin: Int64 = 2_000_000_000
 
     /// What is known about one file.
     struct Entry: Equatable, Sendable {
@@ -28,8 +37,15 @@ public final class StatCache: Sendable {
 
         /// Whether any later write to the file must have changed its status.
         var isTrusted: Bool {
-            let threshold = recordedAt - StatCache.racyMargin
+            let threshold = recordedAt - racyMargin
             return status.modificationTime < threshold && status.changeTime < threshold
+        }
+
+        /// The margin for this file's times: see ``StatCache``.
+        var racyMargin: Int64 {
+            let second: Int64 = 1_000_000_000
+            let bothFine = status.modificationTime % second != 0 && status.changeTime % second != 0
+            return bothFine ? StatCache.fineRacyMargin : StatCache.coarseRacyMargin
         }
     }
 
@@ -82,9 +98,9 @@ public final class StatCache: Sendable {
     /// Records the digest of bytes the caller wrote to `url` (an output file, say), so that they
     /// need not be read back.
     ///
-    /// The racy rule applies as to any entry: recorded within 2 seconds of the file's last change,
-    /// the entry is not trusted, and the next lookup reads the file once. Recording at the end of
-    /// a build what was written earlier in it avoids that read for all but the last 2 seconds' files.
+    /// The racy rule applies as to any entry: recorded within the margin of the file's last change
+    /// (100 ms on file systems with sub-second times), the entry is not trusted, and the next
+    /// lookup reads the file once.
     ///
     /// - Throws: ``CacheError/cannotRead(path:errno:)`` if the file cannot be examined.
     public func record(_ digest: Digest, forFileAt url: URL) throws {

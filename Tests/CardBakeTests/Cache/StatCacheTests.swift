@@ -134,18 +134,48 @@ struct StatCacheTests {
         }
     }
 
-    @Test("The racy rule: both times must be more than the margin before the recording")
-    func racyRule() {
-        let recordedAt: Int64 = 100 * 1_000_000_000
+    @Test("The racy rule: both times must be more than the margin before the recording",
+          arguments: [(StatCache.coarseRacyMargin, Int64(0)), (StatCache.fineRacyMargin, Int64(123_456_789))])
+    func racyRule(margin: Int64, subsecond: Int64) {
+        // Times with a sub-second part get the fine margin; whole seconds get the coarse one.
+        let recordedAt: Int64 = 100 * 1_000_000_000 + subsecond
         func isTrusted(modified: Int64, changed: Int64) -> Bool {
             let status = FileStatus(size: 1, modificationTime: modified, inode: 1, changeTime: changed)
             return StatCache.Entry(status: status, digest: Digest.sha256(Data()), recordedAt: recordedAt).isTrusted
         }
-        let margin = StatCache.racyMargin
-        #expect(isTrusted(modified: recordedAt - margin - 1, changed: recordedAt - margin - 1))
-        #expect(!isTrusted(modified: recordedAt - margin, changed: recordedAt - margin - 1))
-        #expect(!isTrusted(modified: recordedAt - margin - 1, changed: recordedAt - margin))
+        let justOutside = recordedAt - margin - (subsecond == 0 ? 1_000_000_000 : 1)
+        #expect(isTrusted(modified: justOutside, changed: justOutside))
+        #expect(!isTrusted(modified: recordedAt - margin, changed: justOutside))
+        #expect(!isTrusted(modified: justOutside, changed: recordedAt - margin))
         #expect(!isTrusted(modified: recordedAt + margin, changed: recordedAt + margin))
+    }
+
+    @Test("A whole-second time, as on a file system without sub-second times, keeps the 2 s margin")
+    func wholeSecondTimesKeepTheCoarseMargin() {
+        let recordedAt: Int64 = 100 * 1_000_000_000
+        let fineChange = recordedAt - 1_000_000_000 + 5
+        let status = FileStatus(size: 1, modificationTime: recordedAt - 1_000_000_000, inode: 1, changeTime: fineChange)
+        let entry = StatCache.Entry(status: status, digest: Digest.sha256(Data()), recordedAt: recordedAt)
+        #expect(entry.racyMargin == StatCache.coarseRacyMargin)
+        #expect(!entry.isTrusted)
+    }
+
+    @Test("An output recorded as it is written is trusted by a lookup soon after, without a read")
+    func freshlyWrittenOutputIsTrustedAfterTheFineMargin() throws {
+        try withTemporaryDirectory { directory in
+            // Given: a file written now, on this test's file system, which keeps sub-second times.
+            let file = directory.appendingPathComponent("card@2x.png")
+            try AtomicFileWriter.write(Data("card".utf8), to: file)
+            let written = try FileStatus(path: file.path)
+            try #require(written.modificationTime % 1_000_000_000 != 0, "the temporary folder keeps whole-second times")
+            // When: its digest is recorded 150 ms after the write, as the final step of a build does.
+            let cache = StatCache(loadingFrom: nil, clock: { written.changeTime + 150_000_000 })
+            let recorded = Digest.sha256(Data("what the writer computed".utf8))
+            try cache.record(recorded, forFileAt: file)
+            // Then
+            #expect(try cache.digest(ofFileAt: file) == recorded)
+            #expect((cache.hits, cache.misses) == (1, 0))
+        }
     }
 
     @Test("A missing file throws an error naming the path")
