@@ -22,6 +22,7 @@ let package = Package(
             pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libfontconfig-dev"])]
         ),
+        .systemLibrary(name: "CMalloc"),
         .target(name: "CVipsShim", dependencies: ["CVips"]),
         .target(
             name: "CTextRaster",
@@ -41,6 +42,7 @@ let package = Package(
             name: "cardbake",
             dependencies: [
                 "CardBake",
+                "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

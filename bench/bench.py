@@ -36,10 +36,6 @@ RESULTS = WORK / "RESULTS-quick.md" if QUICK else BENCH / "RESULTS.md"
 RUNS = int(os.environ.get("BENCH_RUNS", "1" if QUICK else "3"))
 FORMAT_CARDS = 4 if QUICK else 16  # cards of the 48 that the formats table encodes
 EDITED_CARD = 500  # the card whose title the incremental build edits, in the 1,000-card catalog
-# cardbake trusts a file's recorded size and times only if the file had not changed for 2 s
-# when they were recorded; a rebuild started sooner after a build reads back what that build
-# wrote. Rebuilds are timed after this pause, as a user would start them.
-SETTLE_SECONDS = 2.5
 
 
 class BenchError(Exception):
@@ -97,11 +93,6 @@ def median_usage(runs, command, log_name, prepare=lambda: None, check=lambda: No
         usages.append(run(command, f"{log_name}-{index + 1}", show_output))
         check()
     return median(usages)
-
-
-def settle():
-    """Waits SETTLE_SECONDS before a rebuild."""
-    time.sleep(SETTLE_SECONDS)
 
 
 def remove(*paths):
@@ -189,15 +180,14 @@ class Cardbake:
                             check=lambda: self.expect("rendered"), show_output=show_progress)
 
     def noop(self, runs):
-        """Rebuilds with nothing changed, after a cold build of the same catalog: the Usage of
-        the first, which reads back every bitmap the cold build wrote, and the median Usage of
-        `runs` more."""
+        """Rebuilds with nothing changed, each started as soon as the build before it ended,
+        after a cold build of the same catalog: the Usage of the first (the one that would read
+        back the bitmaps the cold build wrote, if the stat cache did not trust them), and the
+        median Usage of `runs` more."""
         progress(f"cardbake no-op rebuild of {self.size} cards, 1 + {runs} run(s)")
         command, check = self.command(), lambda: self.expect("cached")
-        first = median_usage(1, command, f"cardbake-noop-{self.size}-first", prepare=settle,
-                             check=check)
-        return first, median_usage(runs, command, f"cardbake-noop-{self.size}", prepare=settle,
-                                   check=check)
+        first = median_usage(1, command, f"cardbake-noop-{self.size}-first", check=check)
+        return first, median_usage(runs, command, f"cardbake-noop-{self.size}", check=check)
 
     def manifest(self):
         """The manifest of the last build."""
@@ -219,7 +209,6 @@ def title_edits(build, runs):
     for index in range(runs):
         card["title"] = f"{original}, edited {index + 1}"
         edited.write_text(json.dumps(document, ensure_ascii=False))
-        settle()
         usages.append(run(build.command(edited), f"cardbake-edit-{build.size}-{index + 1}"))
         report = json.loads(build.report.read_text())["cards"]
         rendered.append(sum(entry["status"] == "rendered" for entry in report))
@@ -449,11 +438,9 @@ def compose_report(r):
         "",
         f"Cards rendered by each title-edit rebuild: {', '.join(map(str, r.rendered))}; the "
         f"edited card's render took {r.edited_seconds:.3f} s (median, from the report). The "
-        "title edits follow the no-op rebuilds. The first rebuild after a cold build reads back "
-        "every bitmap that build wrote, so it is timed apart. Every rebuild starts "
-        f"{SETTLE_SECONDS} s after the build before it: cardbake's stat cache trusts only files "
-        "that had not changed for 2 s, so a rebuild started sooner reads back the bitmaps just "
-        "written.",
+        "title edits follow the no-op rebuilds. Every rebuild starts as soon as the build before "
+        "it has ended; the first no-op rebuild after a cold build is timed apart, as it is the "
+        "one that would read back the bitmaps just written if the stat cache did not trust them.",
         "",
         f"## Formats, on {FORMAT_CARDS} of cardbake's 48 cards (per card, all scales)",
         "",

@@ -17,6 +17,13 @@ public enum Vips {
         try startup.get()
     }
 
+    /// Sets how many threads each libvips pipeline (a decode, a resize, an encode) runs on, unless
+    /// the `VIPS_CONCURRENCY` environment variable chose it: the user's setting wins.
+    public static func setThreadsPerPipeline(_ threads: Int) {
+        guard ProcessInfo.processInfo.environment["VIPS_CONCURRENCY"] == nil else { return }
+        vips_concurrency_set(Int32(max(1, threads)))
+    }
+
     /// The libvips version, e.g. `8.14.1`.
     public static var version: String {
         String(cString: vips_version_string())

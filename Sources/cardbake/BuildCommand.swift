@@ -15,8 +15,8 @@ struct BuildCommand: ParsableCommand {
 
     @OptionGroup var overrides: RenderOverrideOptions
 
-    @Option(name: .shortAndLong, help: "Cards rendered at once. Default: the number of cores.")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(name: .shortAndLong, help: "Cards rendered at once. Default: the number of cores plus one.")
+    var jobs: Int = BuildRequest.defaultJobs
 
     @Flag(help: "Neither read nor keep the cache: render everything.")
     var noCache = false

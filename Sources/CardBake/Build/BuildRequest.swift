@@ -17,7 +17,12 @@ public struct BuildRequest: Sendable {
     /// How long to wait for another cardbake using the same output or cache folder; nil waits as long as it takes.
     public var lockTimeout: Duration?
 
-    public init(catalog: URL, output: URL, cache: URL?, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+    /// The default `jobs`: one more than the cores. A worker's card alternates between libvips and
+    /// Swift stages with hand-offs between threads, so one worker per core leaves cores idle; with one
+    /// more, a 48-card cold build on 2 cores kept them 1.85× busy instead of 1.7× (`make bench`).
+    public static let defaultJobs = ProcessInfo.processInfo.activeProcessorCount + 1
+
+    public init(catalog: URL, output: URL, cache: URL?, jobs: Int = BuildRequest.defaultJobs,
                 maxPixels: Int = 100_000_000, scales: [Int]? = nil, format: OutputFormat.Kind? = nil,
                 lockTimeout: Duration? = nil) {
         self.catalog = catalog

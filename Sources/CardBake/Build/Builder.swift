@@ -55,7 +55,10 @@ public struct Builder: Sendable {
 
         // Render what the cache lacks, on the worker pool; a cache write that fails stops it. libvips
         // starts (on this thread, before the workers) only when there is something to render.
-        if !toRender.isEmpty { try Vips.start() }
+        if !toRender.isEmpty {
+            try Vips.start()
+            Vips.setThreadsPerPipeline(Self.threadsPerPipeline(workers: min(request.jobs, toRender.count)))
+        }
         let baker = CardBaker(store: workspace.store, records: records, maxPixels: request.maxPixels)
         let stop = Cancellation(following: cancellation)
         let done = Counter()
@@ -104,6 +107,13 @@ public struct Builder: Sendable {
         writer.journal.finish()
         workspace.saveIndexes()
         return BuildReport(cards: results, seconds: (ContinuousClock.now - start).seconds, removed: removed)
+    }
+
+    /// Threads for each libvips pipeline when `workers` cards render at once: the cores shared
+    /// among the workers, at least one. A full build (more workers than cores) gets one thread per
+    /// pipeline and its parallelism from the cards; a rebuild of one card gets every core.
+    static func threadsPerPipeline(workers: Int, cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
+        max(1, cores / max(1, workers))
     }
 
     /// Writes a card's files. A cached bitmap found missing or damaged in the store (it is checked

@@ -33,13 +33,15 @@ extension BackgroundImage {
         wideRows.withUnsafeBufferPointer { wide in
             result.withUnsafeMutableBufferPointer { output in
                 for y in 0..<height {
+                    // Weights and row starts in locals, so the inner loop is plain vectorisable arithmetic.
                     let taps = rows[y]
-                    let base = taps.indices.map { $0 * rowLength }
+                    let (w0, w1, w2, w3) = (taps.weights[0], taps.weights[1], taps.weights[2], taps.weights[3])
+                    let (r0, r1, r2, r3) = (taps.indices[0] * rowLength, taps.indices[1] * rowLength,
+                                            taps.indices[2] * rowLength, taps.indices[3] * rowLength)
+                    let out = y * rowLength
                     for index in 0..<rowLength {
-                        output[y * rowLength + index] = taps.weights[0] * wide[base[0] + index]
-                            + taps.weights[1] * wide[base[1] + index]
-                            + taps.weights[2] * wide[base[2] + index]
-                            + taps.weights[3] * wide[base[3] + index]
+                        output[out + index] = w0 * wide[r0 + index] + w1 * wide[r1 + index]
+                            + w2 * wide[r2 + index] + w3 * wide[r3 + index]
                     }
                 }
             }

@@ -45,20 +45,19 @@ struct CardRenderer {
         return try shown.resized(toWidth: frame.width, height: frame.height).labelledSRGB()
     }
 
-    /// Black over the feature: alpha 0 down to its vertical middle, rising linearly to 1 at its bottom edge.
+    /// Black over the feature: alpha 0 down to its vertical middle, rising linearly to 1 at its
+    /// bottom edge; a one-band coverage mask (0–255, kept as floats, not rounded) painted in black.
     private func gradientLayer(feature: PixelRect, scale: Int) throws(VipsError) -> CompositeLayer? {
         let s = Double(scale)
         let middle = layout.feature.height / 2
-        let alphas = (0..<feature.height).map { row -> Float in
+        let coverage = (0..<feature.height).map { row -> Float in
             let y = (Double(row) + 0.5) / s
             return Float(min(max((y - middle) / middle, 0), 1) * 255)
         }
-        guard let first = alphas.firstIndex(where: { $0 > 0 }) else { return nil }
-        let column: [Float] = alphas[first...].flatMap { [0, 0, 0, $0] }
-        let image = try VipsImage.fromPixels(column, width: 1, height: alphas.count - first, bands: 4)
+        guard let first = coverage.firstIndex(where: { $0 > 0 }) else { return nil }
+        let mask = try VipsImage.fromPixels(Array(coverage[first...]), width: 1, height: coverage.count - first, bands: 1)
             .replicated(across: feature.width, down: 1)
-            .labelledSRGB()
-        return CompositeLayer(image: image, x: feature.x, y: feature.y + first)
+        return CompositeLayer(coverage: mask, color: Color(red: 0, green: 0, blue: 0), x: feature.x, y: feature.y + first)
     }
 
     /// The hairline inside the card's edge as four strips that do not overlap.

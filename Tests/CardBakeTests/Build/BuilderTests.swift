@@ -192,3 +192,14 @@ struct BuilderTests {
         return nil
     }
 }
+
+@Suite("How workers and libvips threads share the cores")
+struct ThreadSharingTests {
+    @Test("Cores are shared among the cards rendering at once; each pipeline gets at least one thread",
+          arguments: [(workers: 1, cores: 2, threads: 2), (workers: 2, cores: 2, threads: 1),
+                      (workers: 3, cores: 2, threads: 1), (workers: 2, cores: 8, threads: 4),
+                      (workers: 0, cores: 4, threads: 4)])
+    func threadsPerPipeline(workers: Int, cores: Int, threads: Int) {
+        #expect(Builder.threadsPerPipeline(workers: workers, cores: cores) == threads)
+    }
+}
