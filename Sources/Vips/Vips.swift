@@ -1,6 +1,7 @@
 import CVips
 import CVipsShim
 import Foundation
+import Synchronization
 
 /// libvips, started once per process.
 public enum Vips {
@@ -8,8 +9,10 @@ public enum Vips {
         if cvips_start(CommandLine.arguments.first ?? "cardbake") != 0 {
             return .failure(VipsError.fromBuffer(operation: "start"))
         }
+        started.store(true, ordering: .releasing)
         return .success(())
     }()
+    private static let started = Atomic(false)
 
     /// Starts libvips (first call only): operation cache off, untrusted loaders blocked.
     /// Call before starting any thread that uses libvips. Throws if libvips cannot start.
@@ -29,8 +32,10 @@ public enum Vips {
         String(cString: vips_version_string())
     }
 
-    /// Frees libvips' per-thread state. Threads libvips did not create call this before they end.
+    /// Frees libvips' per-thread state. Threads libvips did not create call this before they end;
+    /// it does nothing while libvips has not started.
     public static func threadShutdown() {
+        guard started.load(ordering: .acquiring) else { return }
         vips_thread_shutdown()
     }
 }

@@ -36,15 +36,22 @@ public struct Builder: Sendable {
                                   journal: .output(request.output, cards: catalog.cards))
         let planner = Planner(statCache: workspace.statCache, fonts: FontResolver())
 
-        // Plan: digests and cache lookups only.
+        // Plan: digests and cache lookups only, on the worker pool (a large catalog's no-op rebuild
+        // is mostly this and the output check below).
+        let planned = WorkerPool.map(catalog.cards, workers: request.jobs) { card in
+            planner.plan(card).map { plan in
+                var plan = plan
+                plan.cached = records.cachedImages(of: plan)
+                return plan
+            }
+        }
         var results: [BuildReport.CardResult] = []
         var plans: [CardPlan?] = []
-        for card in catalog.cards {
-            switch planner.plan(card) {
-            case .success(var plan):
-                plan.cached = records.cachedImages(of: plan)
+        for case let outcome? in planned {
+            switch outcome {
+            case .success(let plan):
                 plans.append(plan)
-                results.append(.cached(card))
+                results.append(.cached(plan.card))
             case .failure(let failure):
                 plans.append(nil)
                 results.append(.failed(failure))
@@ -86,11 +93,15 @@ public struct Builder: Sendable {
             plans[plan.card.index]?.cached = (try? rendering.get().images) ?? [:]
         }
 
-        // Bring the output folder up to date in one step.
+        // Bring the output folder up to date in one step, the cards' files on the worker pool.
+        let toWrite = plans.compactMap { $0 }.filter { results[$0.card.index].status != .failed }
+        let written = WorkerPool.map(toWrite, workers: request.jobs) { plan in
+            Result { try write(plan, with: writer, repairingWith: baker, cancellation: cancellation) }
+        }
         var entries: [Manifest.Entry] = []
-        for case let plan? in plans where results[plan.card.index].status != .failed {
+        for case let (plan, outcome?) in zip(toWrite, written) {
             do {
-                let (entry, repair) = try write(plan, with: writer, repairingWith: baker, cancellation: cancellation)
+                let (entry, repair) = try outcome.get()
                 entries.append(entry)
                 if let repair {
                     results[plan.card.index].status = .rendered

@@ -21,13 +21,14 @@ struct OutputWriter: Sendable {
     /// Writes one card's files and returns its manifest entry.
     func write(_ plan: CardPlan, images: [Int: RenderedImageRecord]) throws -> Manifest.Entry {
         let card = plan.card
+        let folder = directory.fileSystemPath
         var entries: [String: Manifest.Image] = [:]
         for scale in card.style.scales {
             guard let record = images[scale] else {
                 throw OutputError.missingImage(cardID: card.id, scale: scale)
             }
             let file = Self.file(for: card, scale: scale)
-            guard try materialize(record.blob, at: directory.appendingPathComponent(file)) else {
+            guard try materialize(record.blob, atPath: folder + "/" + file) else {
                 throw OutputError.missingBlob(scale: scale)
             }
             entries[Manifest.scaleName(scale)] = Manifest.Image(file: file, width: record.width, height: record.height,
@@ -76,14 +77,14 @@ struct OutputWriter: Sendable {
         return removable
     }
 
-    /// Puts the blob's bytes at `url` unless they are there already; false when the store no longer
-    /// holds the blob intact.
-    private func materialize(_ blob: Digest, at url: URL) throws -> Bool {
-        if (try? statCache.digest(ofFileAt: url)) == blob { return true }
+    /// Puts the blob's bytes at `path` (absolute, normalised) unless they are there already; false
+    /// when the store no longer holds the blob intact.
+    private func materialize(_ blob: Digest, atPath path: String) throws -> Bool {
+        if (try? statCache.digest(ofFileAtPath: path)) == blob { return true }
         guard let data = store.blob(blob) else { return false }
         try journal.begin()
-        try AtomicFileWriter.write(data, to: url)
-        try statCache.record(blob, forFileAt: url)
+        try AtomicFileWriter.write(data, to: URL(fileURLWithPath: path))
+        try statCache.record(blob, forFileAtPath: path)
         return true
     }
 

@@ -7,9 +7,9 @@ import Vips
 /// `workers` images are in memory however long the list. Threads end with libvips' thread shutdown.
 enum WorkerPool {
     /// Runs `body` on every item; results come back in the items' order. Items not started when
-    /// `cancellation` is set are skipped (nil).
+    /// `cancellation` is set are skipped (nil); without one, every item has a result.
     static func map<Item: Sendable, Output: Sendable>(
-        _ items: [Item], workers: Int, cancellation: Cancellation,
+        _ items: [Item], workers: Int, cancellation: Cancellation = Cancellation(),
         _ body: @escaping @Sendable (Item) -> Output
     ) -> [Output?] {
         let next = Atomic<Int>(0)

@@ -76,7 +76,11 @@ public final class StatCache: Sendable {
     ///
     /// - Throws: ``CacheError/cannotRead(path:errno:)`` naming the file, e.g. when it does not exist.
     public func digest(ofFileAt url: URL) throws -> Digest {
-        let path = url.fileSystemPath
+        try digest(ofFileAtPath: url.fileSystemPath)
+    }
+
+    /// ``digest(ofFileAt:)`` for an absolute, normalised `path`.
+    func digest(ofFileAtPath path: String) throws -> Digest {
         let status = try FileStatus(path: path)
         let recorded: Digest? = state.withLock { state in
             guard let entry = state.entries.value(for: path, if: { $0.status == status && $0.isTrusted }) else {
@@ -104,7 +108,11 @@ public final class StatCache: Sendable {
     ///
     /// - Throws: ``CacheError/cannotRead(path:errno:)`` if the file cannot be examined.
     public func record(_ digest: Digest, forFileAt url: URL) throws {
-        let path = url.fileSystemPath
+        try record(digest, forFileAtPath: url.fileSystemPath)
+    }
+
+    /// ``record(_:forFileAt:)`` for an absolute, normalised `path`.
+    func record(_ digest: Digest, forFileAtPath path: String) throws {
         let recordedAt = clock()
         remember(Entry(status: try FileStatus(path: path), digest: digest, recordedAt: recordedAt), forPath: path)
     }

@@ -45,18 +45,21 @@ public final class FontResolver: Sendable {
                              description: try resolve(style.description, field: "style.description"))
     }
 
+    /// Safe from many threads: each font is resolved once, under the lock, so a file is registered
+    /// with fontconfig once however many cards plan at the same time.
     public func font(for style: TextStyle) throws(RenderError) -> ResolvedFont {
         let request = style.fontFile.map { "file:" + $0.path } ?? "family:" + style.font
-        if let known = resolved.withLock({ $0[request] }) {
-            return try known.get()
-        }
-        let result = Result { () throws(RenderError) -> ResolvedFont in
-            if let file = style.fontFile {
-                return try Self.register(file)
+        let result = resolved.withLock { resolved in
+            if let known = resolved[request] { return known }
+            let result = Result { () throws(RenderError) -> ResolvedFont in
+                if let file = style.fontFile {
+                    return try Self.register(file)
+                }
+                return try Self.find(style.font)
             }
-            return try Self.find(style.font)
+            resolved[request] = result
+            return result
         }
-        resolved.withLock { $0[request] = result }
         return try result.get()
     }
 
