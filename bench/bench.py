@@ -181,9 +181,8 @@ class Cardbake:
 
     def noop(self, runs):
         """Rebuilds with nothing changed, each started as soon as the build before it ended,
-        after a cold build of the same catalog: the Usage of the first (the one that would read
-        back the bitmaps the cold build wrote, if the stat cache did not trust them), and the
-        median Usage of `runs` more."""
+        after a cold build of the same catalog: the Usage of the first, which reads back once
+        the bitmaps the cold build just wrote, and the median Usage of `runs` more."""
         progress(f"cardbake no-op rebuild of {self.size} cards, 1 + {runs} run(s)")
         command, check = self.command(), lambda: self.expect("cached")
         first = median_usage(1, command, f"cardbake-noop-{self.size}-first", check=check)
@@ -439,8 +438,8 @@ def compose_report(r):
         f"Cards rendered by each title-edit rebuild: {', '.join(map(str, r.rendered))}; the "
         f"edited card's render took {r.edited_seconds:.3f} s (median, from the report). The "
         "title edits follow the no-op rebuilds. Every rebuild starts as soon as the build before "
-        "it has ended; the first no-op rebuild after a cold build is timed apart, as it is the "
-        "one that would read back the bitmaps just written if the stat cache did not trust them.",
+        "it has ended. The first no-op rebuild after a cold build is timed apart: it reads back "
+        "once the bitmaps just written, whose times are too recent for the stat cache to trust.",
         "",
         f"## Formats, on {FORMAT_CARDS} of cardbake's 48 cards (per card, all scales)",
         "",

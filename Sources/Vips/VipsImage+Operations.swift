@@ -15,15 +15,13 @@ extension VipsImage {
                            vertically: Double(height) / Double(self.height))
     }
 
-    /// Gaussian blur; edges are what libvips' convolution gives, so callers that need extended edges
-    /// embed first (see ``blurredExtendingEdges(sigma:)``). Float precision keeps the band format
-    /// exact; integer precision, on an 8-bit image, is about three times faster and within one level.
-    public func gaussianBlurred(sigma: Double, precision: BlurPrecision = .float) throws(VipsError) -> VipsImage {
-        let precision = switch precision {
-        case .float: VIPS_PRECISION_FLOAT
-        case .integer: VIPS_PRECISION_INTEGER
-        }
-        return try Self.make("gaussblur") { cvips_gaussblur(pointer, $0, sigma, precision) }
+    /// Gaussian blur, in float precision; edges are what libvips' convolution gives, so callers that
+    /// need extended edges embed first (see ``blurredExtendingEdges(sigma:)``).
+    ///
+    /// Never integer precision: in libvips 8.14 with orc 0.4.33 (Debian 12), integer-precision blurs
+    /// running on several threads at once crash the process; docs/RELIABILITY.md has the reproduction.
+    public func gaussianBlurred(sigma: Double) throws(VipsError) -> VipsImage {
+        try Self.make("gaussblur") { cvips_gaussblur(pointer, $0, sigma, VIPS_PRECISION_FLOAT) }
     }
 
     /// Gaussian blur where pixels beyond the edges repeat the edge pixels, so no dark or transparent
@@ -98,8 +96,3 @@ extension VipsImage {
     }
 }
 
-/// How precisely ``VipsImage/gaussianBlurred(sigma:precision:)`` computes.
-public enum BlurPrecision: Sendable {
-    case float
-    case integer
-}

@@ -15,9 +15,9 @@ import Synchronization
 /// The granularity is not asked of the file system but read from the times themselves: a file
 /// whose times both have a sub-second part lives on a file system with sub-second timestamps
 /// (ext4, XFS, Btrfs, tmpfs: one kernel clock tick, at most 10 ms; exFAT: 10 ms), and gets a
-/// margin of 100 ms. Whole-second times (ext3, FAT's 2 s, or a rare exact second) get 2 s. So
-/// the outputs a build writes are trusted by the next build, however soon it starts, but for
-/// those written in its last 100 ms.
+/// margin of 100 ms. Whole-second times (ext3, FAT's 2 s, or a rare exact second) get 2 s. A
+/// file recorded just after it was written (an output) is therefore racy: the next lookup reads
+/// it once, and from then on it is trusted.
 ///
 /// Safe to use from many threads. Paths are made absolute and lexically normalised; symbolic
 /// links are followed but not resolved, so two paths to one file have two entries.

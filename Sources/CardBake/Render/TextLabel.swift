@@ -26,7 +26,10 @@ struct TextLabel {
         var layers: [CompositeLayer] = []
         if let shadow = style.shadow, shadow.color.alpha > 0 {
             let blurred = shadowSigma > 0.1
-                ? try mask.image.gaussianBlurred(sigma: shadowSigma, precision: .integer) : mask.image
+                ? try VipsImage.fromPixels(GaussianBlur(sigma: shadowSigma).blurred(mask.pixels, width: mask.image.width,
+                                                                                     height: mask.image.height),
+                                           width: mask.image.width, height: mask.image.height, bands: 1)
+                : mask.image
             layers.append(CompositeLayer(coverage: blurred, color: shadow.color,
                                          x: origin.x + Int((shadow.offsetX * s).rounded()),
                                          y: origin.y + Int((shadow.offsetY * s).rounded())))

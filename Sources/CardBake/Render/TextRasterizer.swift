@@ -6,6 +6,8 @@ enum TextRasterizer {
     struct Mask {
         /// One band, 8 bits: coverage 0–255, `frame` grown by `padding` on every side.
         let image: VipsImage
+        /// The image's samples, row by row.
+        let pixels: [UInt8]
         let padding: Int
         let truncated: Bool
     }
@@ -38,7 +40,7 @@ enum TextRasterizer {
         let pixels = Array(UnsafeBufferPointer(start: mask.pixels, count: Int(mask.width) * Int(mask.height)))
         do {
             let image = try VipsImage.fromPixels(pixels, width: Int(mask.width), height: Int(mask.height), bands: 1)
-            return Mask(image: image, padding: padding, truncated: mask.truncated != 0)
+            return Mask(image: image, pixels: pixels, padding: padding, truncated: mask.truncated != 0)
         } catch {
             throw .vips(error)
         }

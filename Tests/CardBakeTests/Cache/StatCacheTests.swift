@@ -160,15 +160,15 @@ struct StatCacheTests {
         #expect(!entry.isTrusted)
     }
 
-    @Test("An output recorded as it is written is trusted by a lookup soon after, without a read")
-    func freshlyWrittenOutputIsTrustedAfterTheFineMargin() throws {
+    @Test("On a file system with sub-second times, an entry recorded 150 ms after the last write is trusted")
+    func entryPastTheFineMarginIsTrusted() throws {
         try withTemporaryDirectory { directory in
             // Given: a file written now, on this test's file system, which keeps sub-second times.
             let file = directory.appendingPathComponent("card@2x.png")
             try AtomicFileWriter.write(Data("card".utf8), to: file)
             let written = try FileStatus(path: file.path)
             try #require(written.modificationTime % 1_000_000_000 != 0, "the temporary folder keeps whole-second times")
-            // When: its digest is recorded 150 ms after the write, as the final step of a build does.
+            // When: its digest is recorded 150 ms after the write.
             let cache = StatCache(loadingFrom: nil, clock: { written.changeTime + 150_000_000 })
             let recorded = Digest.sha256(Data("what the writer computed".utf8))
             try cache.record(recorded, forFileAt: file)

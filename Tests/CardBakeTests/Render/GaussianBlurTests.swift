@@ -1,0 +1,31 @@
+import Foundation
+@testable import CardBake
+import Testing
+import Vips
+
+@Suite("Gaussian blur of text shadows", .vips)
+struct GaussianBlurTests {
+    @Test("The kernel is libvips' gaussmat at minimum amplitude 0.2: odd, symmetric, summing to 1",
+          arguments: [(sigma: 1.0, taps: 3), (sigma: 3.0, taps: 11), (sigma: 7.5, taps: 27)])
+    func kernel(sigma: Double, taps: Int) {
+        let kernel = GaussianBlur(sigma: sigma).kernel
+        #expect(kernel.count == taps)
+        #expect(abs(kernel.reduce(0, +) - 1) < 1e-5)
+        #expect(kernel == kernel.reversed())
+    }
+
+    @Test("A blurred mask matches libvips' float-precision gaussblur within a tenth of a level", arguments: [1.5, 4.0])
+    func matchesLibvips(sigma: Double) throws {
+        // A glyph-like mask: strokes and dots on a transparent field wider than the blur's reach.
+        let (width, height) = (48, 32)
+        let mask: [UInt8] = (0..<width * height).map { index in
+            let (x, y) = (index % width, index / width)
+            return (x % 9 < 3 && (12..<20).contains(y)) || (x + y) % 13 == 0 && (8..<24).contains(x) ? 255 : 0
+        }
+        let ours = GaussianBlur(sigma: sigma).blurred(mask, width: width, height: height)
+        let libvips: [Float] = try VipsImage.fromPixels(mask, width: width, height: height, bands: 1)
+            .castToFloat().gaussianBlurred(sigma: sigma).pixels()
+        let worst = zip(ours, libvips).map { abs($0 - $1) }.max() ?? .infinity
+        #expect(worst < 0.1, "largest difference \(worst) levels")
+    }
+}
