@@ -14,7 +14,7 @@ public struct CardInputs: Sendable, Hashable, Codable {
     public var renderer: Digest
 
     /// Bump when a change to the renderer changes pixels, so every cached card is redone.
-    public static let rendererSalt = "cardbake-renderer-3"
+    public static let rendererSalt = "cardbake-renderer-4"
 
     public init(imageDigest: Digest, card: Card, fonts: ResolvedFonts) {
         image = imageDigest
