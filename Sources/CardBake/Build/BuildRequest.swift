@@ -19,7 +19,8 @@ public struct BuildRequest: Sendable {
 
     /// The default `jobs`: one more than the cores. A worker's card alternates between libvips and
     /// Swift stages with hand-offs between threads, so one worker per core leaves cores idle; with one
-    /// more, a 48-card cold build on 2 cores kept them 1.85× busy instead of 1.7× (`make bench`).
+    /// more, a cold build of the bench's 48 cards on 2 cores kept them 1.85× busy instead of 1.7×
+    /// (CPU / wall from `/usr/bin/time`, `--jobs 3` against `--jobs 2`).
     public static let defaultJobs = ProcessInfo.processInfo.activeProcessorCount + 1
 
     public init(catalog: URL, output: URL, cache: URL?, jobs: Int = BuildRequest.defaultJobs,
