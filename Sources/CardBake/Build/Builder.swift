@@ -4,6 +4,9 @@ import Vips
 /// Runs a build: plan every card from content digests, render what the cache lacks on a worker
 /// pool, then bring the output folder and manifest up to date in one final step.
 ///
+/// A catalog built before with the same inputs, into an output folder still as that build left it,
+/// is recognised as a whole (``WholeBuild``): nothing is planned or written.
+///
 /// A card that fails is reported and left out; the others are built. Cancelling stops the workers
 /// and leaves the output folder untouched (finished cards stay in the cache for the next build).
 public struct Builder: Sendable {
@@ -34,10 +37,23 @@ public struct Builder: Sendable {
         let records = RecordCache(store: workspace.store)
         let writer = OutputWriter(directory: request.output, store: workspace.store, statCache: workspace.statCache,
                                   journal: .output(request.output, cards: catalog.cards))
-        let planner = Planner(statCache: workspace.statCache, fonts: FontResolver())
+        let fonts = FontResolver()
 
-        // Plan: digests and cache lookups only, on the worker pool (a large catalog's no-op rebuild
-        // is mostly this and the output check below).
+        // A catalog built before, with the same images and fonts, into an output folder as that
+        // build left it: nothing to plan or write.
+        let wholeBuild = WholeBuild(catalog: catalog, request: request, statCache: workspace.statCache, fonts: fonts)
+        if let wholeBuild, wholeBuild.isUpToDate(catalog, in: request.output, manifest: writer.manifestURL,
+                                                 records: records, statCache: workspace.statCache,
+                                                 workers: request.jobs) {
+            events(.planned(total: catalog.cards.count, toRender: 0))
+            workspace.saveStatCache()
+            return BuildReport(cards: catalog.cards.map(BuildReport.CardResult.cached),
+                               seconds: (ContinuousClock.now - start).seconds, removed: [])
+        }
+        let planner = Planner(statCache: workspace.statCache, fonts: fonts)
+
+        // Plan: digests and cache lookups only, on the worker pool (after an edit to a large
+        // catalog, most of the rebuild is this and the output check below).
         let planned = WorkerPool.map(catalog.cards, workers: request.jobs) { card in
             planner.plan(card).map { plan in
                 var plan = plan
@@ -114,8 +130,17 @@ public struct Builder: Sendable {
             }
         }
         let manifest = Manifest(generator: Self.generator, cards: entries)
-        let removed = try writer.replaceManifest(with: manifest)
+        let (removed, manifestDigest) = try writer.replaceManifest(with: manifest)
         writer.journal.finish()
+        if let wholeBuild, !results.contains(where: { $0.status == .failed }) {
+            let files = zip(catalog.cards, entries).flatMap { card, entry in
+                card.style.scales.compactMap { scale in
+                    entry.images[Manifest.scaleName(scale)].map { (file: $0.file, digest: $0.sha256) }
+                }
+            }
+            // Only the next build's shortcut depends on it: a record that cannot be stored is not an error.
+            try? records.save(WholeBuild.outputDigest(manifest: manifestDigest, files: files), for: wholeBuild.key)
+        }
         workspace.saveIndexes()
         return BuildReport(cards: results, seconds: (ContinuousClock.now - start).seconds, removed: removed)
     }

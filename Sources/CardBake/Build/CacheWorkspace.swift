@@ -31,9 +31,16 @@ struct CacheWorkspace {
     /// Keeps the stat cache and the action-cache index for the next build (nothing without a cache
     /// folder); a failure only costs the next build some reading.
     func saveIndexes() {
+        saveStatCache()
+        guard let folder else { return }
+        try? store.save(to: folder.appendingPathComponent(Self.indexFile))
+    }
+
+    /// Keeps the stat cache only: what a build found up to date as a whole does, since it looked up
+    /// one action result and saving the index would drop the cards' entries from it.
+    func saveStatCache() {
         guard let folder else { return }
         try? statCache.save(to: folder.appendingPathComponent(Self.statCacheFile))
-        try? store.save(to: folder.appendingPathComponent(Self.indexFile))
     }
 
     func close() {

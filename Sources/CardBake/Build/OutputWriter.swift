@@ -46,13 +46,14 @@ struct OutputWriter: Sendable {
 
     /// Makes `manifest` the output folder's manifest, replacing the file atomically, and removes the
     /// files the previous manifest named that this one does not (only files cardbake wrote).
-    /// Returns what it removed. When the file in place already is this manifest (its content key
-    /// names the file's digest in the action cache), nothing is encoded, read or written.
-    func replaceManifest(with manifest: Manifest) throws -> [String] {
+    /// Returns what it removed and the digest of the manifest file. When the file in place already
+    /// is this manifest (its content key names the file's digest in the action cache), nothing is
+    /// encoded, read or written.
+    func replaceManifest(with manifest: Manifest) throws -> (removed: [String], digest: Digest) {
         let key = manifest.contentKey
         let inPlace = try? statCache.digest(ofFileAt: manifestURL)
         if let written = records.record(Digest.self, for: key), inPlace == written {
-            return []
+            return ([], written)
         }
         let previous = Manifest.read(from: manifestURL)
         let data = try manifest.encoded()
@@ -63,8 +64,8 @@ struct OutputWriter: Sendable {
             try statCache.record(digest, forFileAt: manifestURL)
         }
         try records.save(digest, for: key)
-        guard let previous else { return [] }
-        return Self.remove(previous.files.subtracting(manifest.files), in: directory)
+        guard let previous else { return ([], digest) }
+        return (Self.remove(previous.files.subtracting(manifest.files), in: directory), digest)
     }
 
     /// Removes `files` (paths relative to `directory`) that are plain names inside `cards/`; a

@@ -99,6 +99,25 @@ public final class StatCache: Sendable {
         return entry.digest
     }
 
+    /// ``digest(ofFileAt:)`` of many files, nil for each that cannot be read: the files are
+    /// examined first and their entries looked up together, which costs one lock instead of one per
+    /// file when many threads check many files (a no-op build's outputs).
+    func digests(ofFilesAtPaths paths: [String]) -> [Digest?] {
+        let statuses = paths.map { try? FileStatus(path: $0) }
+        let recorded: [Digest?] = state.withLock { state in
+            let found = zip(paths, statuses).map { path, status in
+                status.flatMap { status in
+                    state.entries.value(for: path, if: { $0.status == status && $0.isTrusted })?.digest
+                }
+            }
+            state.hits += found.count { $0 != nil }
+            return found
+        }
+        return zip(paths, recorded).map { path, recorded in
+            recorded ?? (try? digest(ofFileAtPath: path))
+        }
+    }
+
     /// Records the digest of bytes the caller wrote to `url` (an output file, say), so that they
     /// need not be read back.
     ///

@@ -10,9 +10,23 @@ extension URL {
     }
 
     /// Whether `path` is absolute with no empty, `.` or `..` component and no trailing slash.
+    /// Scans the bytes: `String.contains` of a string goes through Foundation's slow search.
     private static func isNormalised(_ path: String) -> Bool {
-        guard path.hasPrefix("/"), path.count > 1 else { return false }
-        return !path.hasSuffix("/") && !path.hasSuffix("/.") && !path.hasSuffix("/..")
-            && !path.contains("//") && !path.contains("/./") && !path.contains("/../")
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        let bytes = path.utf8
+        guard bytes.first == slash, bytes.count > 1 else { return false }
+        // The current component's length and how many of its bytes are dots: it is empty, `.` or
+        // `..` when both are equal and at most 2.
+        var (length, dots) = (0, 0)
+        for byte in bytes.dropFirst() {
+            if byte == slash {
+                if length <= 2 && length == dots { return false }
+                (length, dots) = (0, 0)
+            } else {
+                length += 1
+                if byte == dot { dots += 1 }
+            }
+        }
+        return !(length <= 2 && length == dots)
     }
 }

@@ -32,9 +32,10 @@ struct UsedEntries<Key: Hashable, Value: Equatable> {
     /// The used entries and the generation they reflect, when saving them would change the file;
     /// pass the generation to ``saved(_:)`` once they are written.
     func pendingSave() -> (entries: [Key: Value], generation: Int)? {
+        // Every used key has an entry, so all are used when the counts agree.
+        if generation == savedGeneration && used.count == entries.count { return nil }
         let kept = entries.filter { used.contains($0.key) }
-        let unchanged = generation == savedGeneration && kept.count == entries.count
-        return unchanged ? nil : (kept, generation)
+        return (kept, generation)
     }
 
     mutating func saved(_ generation: Int) {

@@ -11,10 +11,14 @@ public struct Catalog: Sendable, Equatable {
     public var style: Style
     /// The cards in catalog order.
     public var cards: [Card]
+    /// SHA-256 of the file's bytes, when the catalog was read from one: with the file's path, it
+    /// decides everything above. nil for a catalog made in code.
+    public var digest: Digest?
 
-    public init(file: URL, style: Style, cards: [Card]) {
+    public init(file: URL, style: Style, cards: [Card], digest: Digest? = nil) {
         self.file = file
         self.style = style
         self.cards = cards
+        self.digest = digest
     }
 }

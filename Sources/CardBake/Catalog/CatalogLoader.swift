@@ -38,7 +38,7 @@ public enum CatalogLoader {
         guard log.count == 0 else {
             throw CatalogError.invalid(file: file, problems: log.problemsInDocumentOrder)
         }
-        return Catalog(file: file, style: style, cards: cards)
+        return Catalog(file: file, style: style, cards: cards, digest: Digest.sha256(data))
     }
 
     /// The operating system's reason, e.g. `No such file or directory`, when there is one.

@@ -23,12 +23,37 @@ public struct FontFailure: Error, Sendable {
     public let error: RenderError
 }
 
+/// What a text style asks for: a family found through fontconfig, or a font file of its own.
+public enum FontRequest: Sendable, Hashable, Comparable, CustomStringConvertible {
+    case family(String)
+    case file(URL)
+
+    /// `family:Lato Heavy` or `file:/abs/path.ttf`: distinct for distinct requests, and their order.
+    public var description: String {
+        switch self {
+        case .family(let name): "family:" + name
+        case .file(let url): "file:" + url.path
+        }
+    }
+
+    public static func < (lhs: FontRequest, rhs: FontRequest) -> Bool {
+        lhs.description < rhs.description
+    }
+}
+
+extension TextStyle {
+    /// The font this style is drawn with, before resolution.
+    public var fontRequest: FontRequest {
+        fontFile.map(FontRequest.file) ?? .family(font)
+    }
+}
+
 /// Finds the font file behind each family or registers a style's own font file, once per build.
 ///
 /// Font files are registered with fontconfig for the whole process; resolve every card's fonts
 /// before worker threads start drawing text, so their font maps see the registered files.
 public final class FontResolver: Sendable {
-    private let resolved = Mutex<[String: Result<ResolvedFont, RenderError>]>([:])
+    private let resolved = Mutex<[FontRequest: Result<ResolvedFont, RenderError>]>([:])
 
     public init() {}
 
@@ -36,7 +61,7 @@ public final class FontResolver: Sendable {
     public func fonts(for style: Style) throws(FontFailure) -> ResolvedFonts {
         func resolve(_ text: TextStyle, field: String) throws(FontFailure) -> ResolvedFont {
             do {
-                return try font(for: text)
+                return try font(for: text.fontRequest)
             } catch {
                 throw FontFailure(field: field, error: error)
             }
@@ -47,15 +72,14 @@ public final class FontResolver: Sendable {
 
     /// Safe from many threads: each font is resolved once, under the lock, so a file is registered
     /// with fontconfig once however many cards plan at the same time.
-    public func font(for style: TextStyle) throws(RenderError) -> ResolvedFont {
-        let request = style.fontFile.map { "file:" + $0.path } ?? "family:" + style.font
+    public func font(for request: FontRequest) throws(RenderError) -> ResolvedFont {
         let result = resolved.withLock { resolved in
             if let known = resolved[request] { return known }
             let result = Result { () throws(RenderError) -> ResolvedFont in
-                if let file = style.fontFile {
-                    return try Self.register(file)
+                switch request {
+                case .file(let file): try Self.register(file)
+                case .family(let family): try Self.find(family)
                 }
-                return try Self.find(style.font)
             }
             resolved[request] = result
             return result

@@ -200,6 +200,26 @@ struct StatCacheTests {
         }
     }
 
+    @Test("Many files looked up together: trusted entries are hits, others are read, missing files are nil")
+    func batchLookup() throws {
+        try withHashedFile { directory, file, cache, digest in
+            let other = directory.appendingPathComponent("other.png")
+            try writeFile("more pixels", to: other)
+            let missing = directory.appendingPathComponent("missing.png")
+            let found = cache.digests(ofFilesAtPaths: [file, other, missing].map(\.fileSystemPath))
+            #expect(found == [digest, Digest.sha256(Data("more pixels".utf8)), nil])
+            #expect((cache.hits, cache.misses) == (1, 2))
+        }
+    }
+
+    @Test("A path is used as is only when it is already normal; otherwise it is standardised",
+          arguments: ["/a/b.png", "/a//b.png", "/a/./b.png", "/a/../b.png", "/a/b/", "/a/b/.", "/a/b/..", "/",
+                      "/a/.hidden", "/a/..b/c", "/a/.../c", "/a./b", "/."])
+    func fileSystemPath(path: String) {
+        let url = URL(fileURLWithPath: path)
+        #expect(url.fileSystemPath == url.standardizedFileURL.path)
+    }
+
     @Test("Many threads looking up the same files agree")
     func concurrentLookups() throws {
         try withTemporaryDirectory { directory in

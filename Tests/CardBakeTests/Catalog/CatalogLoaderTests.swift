@@ -6,8 +6,9 @@ import Testing
     private let folder = URL(fileURLWithPath: "/catalogs/Input", isDirectory: true)
 
     @Test func minimalCatalogHasDefaultStyleAndNoCards() throws {
-        let catalog = try CatalogFixture.decode(#"{"version": 1, "cards": []}"#)
-        #expect(catalog == Catalog(file: CatalogFixture.file, style: Style(), cards: []))
+        let json = #"{"version": 1, "cards": []}"#
+        let catalog = try CatalogFixture.decode(json)
+        #expect(catalog == Catalog(file: CatalogFixture.file, style: Style(), cards: [], digest: .sha256(Data(json.utf8))))
     }
 
     @Test func minimalCardIsResolved() throws {

@@ -1,0 +1,32 @@
+import Foundation
+@testable import CardBake
+import Testing
+
+@Suite("The --report file")
+struct BuildReportTests {
+    @Test("The report's JSON reads back as the same report, whatever its text holds")
+    func roundTrip() throws {
+        let awkward = "quote \" backslash \\ slash / newline \n tab \t return \r bell \u{07} nul \u{0} é 猫 🐈"
+        let report = BuildReport(cards: [
+            .init(id: "alpha", index: 0, status: .rendered, seconds: 0.123456789,
+                  stages: StageReport(background: .rendered, images: ["3x": .rendered, "1x": .cached])),
+            .init(id: "beta", index: 1, status: .failed, seconds: 1e-7, field: "style.title", reason: awkward),
+            .init(id: "gamma", index: 2, status: .cached, seconds: 0, stages: .allCached([1, 2, 3])),
+        ], seconds: 12.5, removed: ["cards/old@1x.png", awkward])
+        let data = report.encoded()
+        #expect(try JSONDecoder().decode(BuildReport.self, from: data) == report)
+        #expect(data.last == UInt8(ascii: "\n"))
+    }
+
+    @Test("The report is laid out as JSONEncoder lays it out, pretty-printed with sorted keys")
+    func layout() throws {
+        let report = BuildReport(cards: [
+            .init(id: "a/b", index: 0, status: .cached, seconds: 0.5, stages: .allCached([2, 1])),
+        ], seconds: 2.25, removed: [])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let expected = String(decoding: try encoder.encode(report), as: UTF8.self) + "\n"
+        // JSONEncoder writes an empty array across two lines; the writer keeps it on one.
+        #expect(String(decoding: report.encoded(), as: UTF8.self) == expected.replacingOccurrences(of: "[\n\n  ]", with: "[]"))
+    }
+}
