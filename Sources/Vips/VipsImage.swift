@@ -14,7 +14,7 @@ public final class VipsImage: @unchecked Sendable {
     }
 
     deinit {
-        g_object_unref(pointer)
+        Vips.pipelineLock.withLock { _ in g_object_unref(pointer) }
     }
 
     public var width: Int { Int(vips_image_get_width(pointer)) }
@@ -24,10 +24,13 @@ public final class VipsImage: @unchecked Sendable {
     public var format: VipsBandFormat { vips_image_get_format(pointer) }
 
     /// Runs a libvips call that writes one output image, throwing with libvips' message on failure.
-    static func make(_ operation: String,
+    /// The call builds a lazy pipeline under ``Vips/pipelineLock``, unless it `computes` the pixels
+    /// (which must then build nothing that compiles code, as copying to memory does not).
+    static func make(_ operation: String, computes: Bool = false,
                      _ call: (UnsafeMutablePointer<UnsafeMutablePointer<CVips.VipsImage>?>) -> Int32) throws(VipsError) -> VipsImage {
         var out: UnsafeMutablePointer<CVips.VipsImage>?
-        guard call(&out) == 0, let out else {
+        let status = computes ? call(&out) : Vips.pipelineLock.withLock { _ in call(&out) }
+        guard status == 0, let out else {
             throw VipsError.fromBuffer(operation: operation)
         }
         return VipsImage(taking: out)

@@ -5,11 +5,12 @@ import Foundation
 /// from a manifest of dependencies, or ninja from its log).
 ///
 /// The key covers everything a build of the catalog reads: the catalog file's path and bytes, the
-/// request's overrides, the renderer and libvips, and the digest of each distinct image and font
-/// file the cards use, fonts as fontconfig resolves them now. The record under the key is the
-/// ``outputDigest(manifest:files:)`` of what a build in which every card succeeded left in the
-/// output folder. A later build with the same key is up to date when the folder, read through the
-/// stat cache, still has that digest: same manifest, and every card file with the bytes it names.
+/// request's overrides, the renderer, libvips, the manifest's schema, and the digest of each
+/// distinct image and font file the cards use, fonts as fontconfig resolves them now. The record
+/// under the key is the ``outputDigest(manifest:files:)`` of what a build in which every card
+/// succeeded left in the output folder. A later build with the same key is up to date when the
+/// folder, read through the stat cache, still has that digest: same manifest, and every card file
+/// with the bytes it names.
 struct WholeBuild {
     let key: Digest
 
@@ -23,6 +24,7 @@ struct WholeBuild {
         key.add("scales", request.scales.map { $0.map(String.init).joined(separator: ",") })
         key.add("format", request.format?.rawValue)
         key.add("generator", Builder.generator)
+        key.add("manifestSchema", Manifest.schemaVersion)
         key.add("renderer", CardInputs.rendererDigest)
         let fontRequests = Set(catalog.cards.flatMap { [$0.style.title.fontRequest, $0.style.description.fontRequest] })
         for request in fontRequests.sorted() {

@@ -53,6 +53,14 @@ public final class StatCache: Sendable {
         var entries: UsedEntries<String, Entry>
         var hits = 0
         var misses = 0
+
+        /// The digest of the trusted entry for `path` made when the file had `status`, counted as a
+        /// hit; nil, not yet counted, when there is none.
+        mutating func hit(_ path: String, status: FileStatus) -> Digest? {
+            guard let entry = entries.value(for: path, if: { $0.status == status && $0.isTrusted }) else { return nil }
+            hits += 1
+            return entry.digest
+        }
     }
 
     private let state: Mutex<State>
@@ -83,12 +91,9 @@ public final class StatCache: Sendable {
     func digest(ofFileAtPath path: String) throws -> Digest {
         let status = try FileStatus(path: path)
         let recorded: Digest? = state.withLock { state in
-            guard let entry = state.entries.value(for: path, if: { $0.status == status && $0.isTrusted }) else {
-                state.misses += 1
-                return nil
-            }
-            state.hits += 1
-            return entry.digest
+            let recorded = state.hit(path, status: status)
+            if recorded == nil { state.misses += 1 }
+            return recorded
         }
         if let recorded { return recorded }
 
@@ -105,13 +110,7 @@ public final class StatCache: Sendable {
     func digests(ofFilesAtPaths paths: [String]) -> [Digest?] {
         let statuses = paths.map { try? FileStatus(path: $0) }
         let recorded: [Digest?] = state.withLock { state in
-            let found = zip(paths, statuses).map { path, status in
-                status.flatMap { status in
-                    state.entries.value(for: path, if: { $0.status == status && $0.isTrusted })?.digest
-                }
-            }
-            state.hits += found.count { $0 != nil }
-            return found
+            zip(paths, statuses).map { path, status in status.flatMap { state.hit(path, status: $0) } }
         }
         return zip(paths, recorded).map { path, recorded in
             recorded ?? (try? digest(ofFileAtPath: path))
