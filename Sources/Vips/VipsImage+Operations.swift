@@ -18,8 +18,8 @@ extension VipsImage {
     /// Gaussian blur, in float precision; edges are what libvips' convolution gives, so callers that
     /// need extended edges embed first (see ``blurredExtendingEdges(sigma:)``).
     ///
-    /// Never integer precision: in libvips 8.14 with orc 0.4.33 (Debian 12), integer-precision blurs
-    /// running on several threads at once crash the process; docs/RELIABILITY.md has the reproduction.
+    /// Float only: an integer-precision blur compiles an orc program each time it is built, the
+    /// case that crashed in orc 0.4.33's code allocator on several threads (see `Vips.pipelineLock`).
     public func gaussianBlurred(sigma: Double) throws(VipsError) -> VipsImage {
         try Self.make("gaussblur") { cvips_gaussblur(pointer, $0, sigma, VIPS_PRECISION_FLOAT) }
     }

@@ -133,13 +133,9 @@ public struct Builder: Sendable {
         let (removed, manifestDigest) = try writer.replaceManifest(with: manifest)
         writer.journal.finish()
         if let wholeBuild, !results.contains(where: { $0.status == .failed }) {
-            let files = zip(catalog.cards, entries).flatMap { card, entry in
-                card.style.scales.compactMap { scale in
-                    entry.images[Manifest.scaleName(scale)].map { (file: $0.file, digest: $0.sha256) }
-                }
-            }
             // Only the next build's shortcut depends on it: a record that cannot be stored is not an error.
-            try? records.save(WholeBuild.outputDigest(manifest: manifestDigest, files: files), for: wholeBuild.key)
+            try? records.save(WholeBuild.outputDigest(manifest: manifestDigest, entries: entries, of: catalog.cards),
+                              for: wholeBuild.key)
         }
         workspace.saveIndexes()
         return BuildReport(cards: results, seconds: (ContinuousClock.now - start).seconds, removed: removed)

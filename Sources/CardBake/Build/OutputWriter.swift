@@ -18,6 +18,11 @@ struct OutputWriter: Sendable {
         "cards/\(card.id)@\(scale)x.\(card.style.output.kind.fileExtension)"
     }
 
+    /// Relative paths of a card's bitmaps, in the order of its style's scales.
+    static func files(for card: Card) -> [String] {
+        card.style.scales.map { file(for: card, scale: $0) }
+    }
+
     /// Writes one card's files and returns its manifest entry.
     func write(_ plan: CardPlan, images: [Int: RenderedImageRecord]) throws -> Manifest.Entry {
         let card = plan.card

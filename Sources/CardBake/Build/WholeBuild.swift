@@ -55,6 +55,16 @@ struct WholeBuild {
         return output.digest
     }
 
+    /// ``outputDigest(manifest:files:)`` of the files `entries` name for `cards` (the same cards,
+    /// in catalog order): what a build that wrote them records under its key.
+    static func outputDigest(manifest: Digest, entries: [Manifest.Entry], of cards: [Card]) -> Digest {
+        outputDigest(manifest: manifest, files: zip(cards, entries).flatMap { card, entry in
+            card.style.scales.compactMap { scale in
+                entry.images[Manifest.scaleName(scale)].map { (file: $0.file, digest: $0.sha256) }
+            }
+        })
+    }
+
     /// Whether the output folder is as the build recorded under this key left it, with every
     /// file's digest looked up through `statCache` by `workers` threads. Any file missing or
     /// unreadable means it is not.
@@ -68,7 +78,7 @@ struct WholeBuild {
             catalog.cards[start..<min(start + 256, catalog.cards.count)]
         }
         let found = WorkerPool.map(batches, workers: workers) { cards in
-            let files = cards.flatMap { card in card.style.scales.map { OutputWriter.file(for: card, scale: $0) } }
+            let files = cards.flatMap(OutputWriter.files(for:))
             return zip(files, statCache.digests(ofFilesAtPaths: files.map { root + $0 })).map { (file: $0, digest: $1) }
         }
         var files: [(file: String, digest: Digest)] = []

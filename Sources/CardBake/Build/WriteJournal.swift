@@ -69,9 +69,7 @@ extension WriteJournal {
         return WriteJournal(folder: folder, areas: ["", "cards"]) { unfinished in
             _ = OutputWriter.remove(unfinished.subtracting(Manifest.read(from: manifest)?.files ?? []), in: folder)
         } listing: {
-            (Manifest.read(from: manifest)?.files ?? []).union(cards.flatMap { card in
-                card.style.scales.map { OutputWriter.file(for: card, scale: $0) }
-            })
+            (Manifest.read(from: manifest)?.files ?? []).union(cards.flatMap(OutputWriter.files(for:)))
         }
     }
 }
