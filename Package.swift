@@ -1,52 +1,77 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The targets follow the data's path; each depends only on the ones above it in this list.
+// docs/ARCHITECTURE.md draws the graph and says where each concern lives.
 let package = Package(
     name: "cardbake",
     products: [
         .executable(name: "cardbake", targets: ["cardbake"]),
+        // The pipeline, for tools that build cards from Swift.
         .library(name: "CardBake", targets: ["CardBake"]),
+        // What an app reads: the manifest's types. Foundation only; no libvips, Pango or C code.
+        .library(name: "CardBakeManifest", targets: ["CardBakeManifest"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CVips",
-            pkgConfig: "vips",
-            providers: [.apt(["libvips-dev"])]
+        // The manifest: its types, reading and writing, the schema version.
+        .target(name: "CardBakeManifest"),
+        // File-system primitives: atomic writes, locks, the write journal, stat, path normalisation.
+        .target(name: "CardBakeFiles"),
+        // Keys, the stat cache, and the action cache and content store behind ArtifactStore.
+        .target(
+            name: "CardBakeCache",
+            dependencies: [
+                "CardBakeFiles",
+                "CardBakeManifest",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
+        // The catalog: JSON with positions, schema, validation, styles and their fingerprints.
+        .target(name: "CardBakeCatalog", dependencies: ["CardBakeCache", "CardBakeFiles", "CardBakeManifest"]),
+        // Rendering: one card's inputs in, its bitmaps out (libvips, Pango).
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(
             name: "CPangoCairo",
             pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libfontconfig-dev"])]
         ),
-        .systemLibrary(name: "CMalloc"),
         .target(name: "CVipsShim", dependencies: ["CVips"]),
-        .target(
-            name: "CTextRaster",
-            dependencies: ["CPangoCairo"],
-            linkerSettings: [.linkedLibrary("fontconfig")]
-        ),
+        .target(name: "CTextRaster", dependencies: ["CPangoCairo"], linkerSettings: [.linkedLibrary("fontconfig")]),
         .target(name: "Vips", dependencies: ["CVips", "CVipsShim"]),
         .target(
-            name: "CardBake",
-            dependencies: [
-                "Vips",
-                "CTextRaster",
-                .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            name: "CardBakeRender",
+            dependencies: ["CardBakeCatalog", "CardBakeCache", "CardBakeFiles", "CardBakeManifest", "Vips", "CTextRaster"]
         ),
+        // The pipeline: plan → look up → render → store → write.
+        .target(
+            name: "CardBake",
+            dependencies: ["CardBakeRender", "CardBakeCatalog", "CardBakeCache", "CardBakeFiles", "CardBakeManifest", "Vips"]
+        ),
+        // The command line.
+        .systemLibrary(name: "CMalloc"),
         .executableTarget(
             name: "cardbake",
             dependencies: [
                 "CardBake",
+                "CardBakeCatalog",
+                "CardBakeFiles",
                 "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "CardBakeTests", dependencies: ["CardBake", "Vips"]),
-        .testTarget(name: "cardbakeTests", dependencies: ["CardBake", "cardbake"]),
+        .testTarget(name: "CardBakeManifestTests", dependencies: ["CardBakeManifest"]),
+        .testTarget(
+            name: "CardBakeTests",
+            dependencies: ["CardBake", "CardBakeRender", "CardBakeCatalog", "CardBakeCache", "CardBakeFiles",
+                           "CardBakeManifest", "Vips"]
+        ),
+        .testTarget(
+            name: "cardbakeTests",
+            dependencies: ["CardBake", "CardBakeCatalog", "CardBakeCache", "CardBakeFiles", "CardBakeManifest", "cardbake"]
+        ),
     ]
 )

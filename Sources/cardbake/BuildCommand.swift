@@ -1,5 +1,7 @@
 import ArgumentParser
 import CardBake
+import CardBakeCatalog
+import CardBakeFiles
 import Foundation
 
 struct BuildCommand: ParsableCommand {
@@ -50,7 +52,7 @@ struct BuildCommand: ParsableCommand {
         } catch is BuildCancelled {
             console.error("interrupted; \(location.output) was left as it was.")
             throw ExitCode(interruption.exitStatus)
-        } catch let error as CacheError where error.isWriteFailure {
+        } catch let error as FileSystemError where error.isWriteFailure {
             console.error("\(error)\nthe build stopped: no file was left half written and the cache is valid; "
                           + "build again once the cause is fixed.")
             throw ExitCode(ExitStatus.failures)

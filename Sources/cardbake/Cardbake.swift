@@ -1,5 +1,7 @@
 import ArgumentParser
 import CardBake
+import CardBakeCatalog
+import CardBakeFiles
 import CMalloc
 import Foundation
 

@@ -1,4 +1,6 @@
 import CardBake
+import CardBakeCatalog
+import CardBakeFiles
 import Foundation
 
 /// Where cardbake's words go: results to stdout, `error:` and progress to stderr, colour only on a

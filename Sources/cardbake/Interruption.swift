@@ -1,4 +1,6 @@
 import CardBake
+import CardBakeCatalog
+import CardBakeFiles
 import Dispatch
 import Foundation
 import Synchronization

@@ -1,5 +1,7 @@
 import ArgumentParser
 import CardBake
+import CardBakeCatalog
+import CardBakeFiles
 import Foundation
 
 /// Where the catalog is and where its cards go.

@@ -44,7 +44,7 @@ enum CatalogInvariants {
                 "description", "a line does not name the file:\n\(error.description)")
     }
 
-    private static func check(_ style: Style, at path: String) {
+    private static func check(_ style: CardStyle, at path: String) {
         require((1...2048).contains(style.cardWidth), path, "cardWidth \(style.cardWidth)")
         require((0...4096).contains(style.textAreaHeight), path, "textAreaHeight \(style.textAreaHeight)")
         require(!style.scales.isEmpty && style.scales == Array(Set(style.scales)).sorted()

@@ -1,4 +1,8 @@
 import CardBake
+import CardBakeCache
+import CardBakeCatalog
+import CardBakeFiles
+import CardBakeManifest
 import Foundation
 import Testing
 
@@ -57,12 +61,12 @@ struct BuildTests {
                     #expect(size.width == expected.width && size.height == expected.height,
                             "\(image.file) is \(size.width)×\(size.height), expected \(expected.width)×\(expected.height)")
                     #expect(image.bytes == bytes.count)
-                    #expect(image.sha256 == Digest.sha256(bytes).description)
+                    #expect(image.sha256 == ContentDigest.sha256(bytes).description)
                 }
             }
             // The same image digest as the source file's bytes.
             let coffee = try #require(manifest.entry("zeta-coffee"))
-            #expect(coffee.inputs.image == Digest.sha256(try sandbox.data("images/coffee.jpg")).description)
+            #expect(coffee.inputs.image == ContentDigest.sha256(try sandbox.data("images/coffee.jpg")).description)
         }
     }
 
@@ -198,7 +202,7 @@ struct BuildTests {
                 #expect(image.file == "cards/\(entry.id)@1x.jpg")
                 let bytes = try sandbox.data("OUT/\(image.file)")
                 #expect(Array(bytes.prefix(3)) == [0xFF, 0xD8, 0xFF], "\(image.file) does not start like a JPEG")
-                #expect(image.sha256 == Digest.sha256(bytes).description)
+                #expect(image.sha256 == ContentDigest.sha256(bytes).description)
             }
         }
     }

@@ -1,4 +1,8 @@
 import CardBake
+import CardBakeCache
+import CardBakeCatalog
+import CardBakeFiles
+import CardBakeManifest
 import Foundation
 import Testing
 

@@ -1,5 +1,10 @@
 import Foundation
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 import Testing
 import Vips
 
@@ -34,7 +39,7 @@ final class BuildFixture {
         return try Builder(request: request).run()
     }
 
-    var manifest: Manifest? { Manifest.read(from: output.appendingPathComponent("manifest.json")) }
+    var manifest: CardManifest? { CardManifest.read(from: output.appendingPathComponent(CardManifest.fileName)) }
 
     func outputFile(_ name: String) -> URL { output.appendingPathComponent("cards/\(name)") }
 }
@@ -60,7 +65,7 @@ struct BuilderTests {
             #expect(entry.images.keys.sorted() == ["1x", "2x"])
             let image = try #require(entry.images["2x"])
             let bytes = try Data(contentsOf: fixture.output.appendingPathComponent(image.file))
-            #expect(Digest.sha256(bytes) == image.sha256 && bytes.count == image.bytes)
+            #expect(ContentDigest.sha256(bytes) == image.sha256 && bytes.count == image.bytes)
             let bitmap = try Bitmap(encoded: bytes)
             #expect(bitmap.width == 640 && Double(bitmap.height) == entry.size.height * 2)
             #expect(entry.placeholder.color.count == 7)
@@ -133,7 +138,7 @@ struct BuilderTests {
         let report = try fixture.build()
         #expect(report.cards[0].status == .rendered)
         let rebuilt = try Data(contentsOf: fixture.output.appendingPathComponent(entry.file))
-        #expect(Digest.sha256(rebuilt) == entry.sha256)
+        #expect(ContentDigest.sha256(rebuilt) == entry.sha256)
     }
 
     @Test("Two clean builds give byte-identical manifests and images")
@@ -142,8 +147,8 @@ struct BuilderTests {
         let second = fixture.folder.file("Output2")
         try fixture.build(cache: fixture.folder.file("cacheA"))
         try fixture.build(cache: fixture.folder.file("cacheB"), output: second)
-        let manifest = try Data(contentsOf: fixture.output.appendingPathComponent("manifest.json"))
-        #expect(manifest == (try Data(contentsOf: second.appendingPathComponent("manifest.json"))))
+        let manifest = try Data(contentsOf: fixture.output.appendingPathComponent(CardManifest.fileName))
+        #expect(manifest == (try Data(contentsOf: second.appendingPathComponent(CardManifest.fileName))))
         for file in try #require(fixture.manifest).files {
             #expect(try Data(contentsOf: fixture.output.appendingPathComponent(file))
                 == Data(contentsOf: second.appendingPathComponent(file)), "\(file) differs")
@@ -184,7 +189,7 @@ struct BuilderTests {
     }
 
     /// The file holding a content-addressed blob, wherever the store keeps it.
-    static func casFile(for digest: Digest, in cache: URL) throws -> URL? {
+    static func casFile(for digest: ContentDigest, in cache: URL) throws -> URL? {
         let enumerator = FileManager.default.enumerator(at: cache, includingPropertiesForKeys: nil)
         while let url = enumerator?.nextObject() as? URL {
             if url.lastPathComponent == digest.description { return url }

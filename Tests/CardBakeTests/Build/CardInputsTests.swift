@@ -1,27 +1,32 @@
 import Foundation
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 import Testing
 
 @Suite("Card keys")
 struct CardInputsTests {
-    static let image = Digest.sha256(Data("image".utf8))
+    static let image = ContentDigest.sha256(Data("image".utf8))
     static let fontFile = ResolvedFont(family: "Lato Heavy", file: URL(fileURLWithPath: "/fonts/a.ttf"),
-                                       digest: Digest.sha256(Data("font".utf8)))
+                                       digest: ContentDigest.sha256(Data("font".utf8)))
     static let fonts = ResolvedFonts(title: fontFile, description: fontFile)
 
     static func card(_ change: (inout Card) -> Void = { _ in }) -> Card {
         var card = Card(id: "toucan", image: URL(fileURLWithPath: "/catalog/images/toucan.jpg"),
-                        title: "Keel-billed Toucan", description: "A bird.", style: Style(), index: 0)
+                        title: "Keel-billed Toucan", description: "A bird.", style: CardStyle(), index: 0)
         change(&card)
         return card
     }
 
-    static func inputs(_ card: Card = card(), image: Digest = image, fonts: ResolvedFonts = fonts) -> CardInputs {
+    static func inputs(_ card: Card = card(), image: ContentDigest = image, fonts: ResolvedFonts = fonts) -> CardInputs {
         CardInputs(imageDigest: image, card: card, fonts: fonts)
     }
 
     /// One change to each value a card's pixels or encoding depend on.
-    static let styleChanges: [(String, @Sendable (inout Style) -> Void)] = [
+    static let styleChanges: [(String, @Sendable (inout CardStyle) -> Void)] = [
         ("cardWidth", { $0.cardWidth = 321 }),
         ("textAreaHeight", { $0.textAreaHeight = 299 }),
         ("maxFeatureHeight", { $0.maxFeatureHeight = 959 }),
@@ -33,7 +38,7 @@ struct CardInputsTests {
         ("blur.saturation", { $0.blur.saturation = 1.7 }),
         ("blur.tint", { $0.blur.tint.alpha = 0.31 }),
         ("title.size", { $0.title.size = 31 }),
-        ("title.color", { $0.title.color = Color(red: 254, green: 255, blue: 255) }),
+        ("title.color", { $0.title.color = CardColor(red: 254, green: 255, blue: 255) }),
         ("title.shadow.color", { $0.title.shadow?.color.alpha = 0.4 }),
         ("title.shadow.offsetX", { $0.title.shadow?.offsetX = 1 }),
         ("title.shadow.offsetY", { $0.title.shadow?.offsetY = 3 }),
@@ -70,10 +75,10 @@ struct CardInputsTests {
     @Test("Image content, title, description and font files change the keys")
     func contentSensitivity() {
         let base = Self.inputs()
-        let otherFont = ResolvedFont(family: "Lato Heavy", file: Self.fontFile.file, digest: Digest.sha256(Data("font v2".utf8)))
+        let otherFont = ResolvedFont(family: "Lato Heavy", file: Self.fontFile.file, digest: ContentDigest.sha256(Data("font v2".utf8)))
         let otherFamily = ResolvedFont(family: "Lato Black", file: Self.fontFile.file, digest: Self.fontFile.digest)
         let variants = [
-            Self.inputs(image: Digest.sha256(Data("other image".utf8))),
+            Self.inputs(image: ContentDigest.sha256(Data("other image".utf8))),
             Self.inputs(Self.card { $0.title = "Keel-billed Toucan!" }),
             Self.inputs(Self.card { $0.description = "A bird!" }),
             Self.inputs(fonts: ResolvedFonts(title: otherFont, description: Self.fontFile)),
@@ -98,7 +103,7 @@ struct CardInputsTests {
         let inputs = Self.inputs()
         #expect(inputs.imageKey(scale: 1) != inputs.imageKey(scale: 2))
         #expect(inputs.cardKey(scales: [1, 2]) != inputs.cardKey(scales: [1, 2, 3]))
-        var fewer = Style()
+        var fewer = CardStyle()
         fewer.scales = [2]
         #expect(Self.inputs(Self.card { $0.style = fewer }).imageKey(scale: 2) == inputs.imageKey(scale: 2))
     }
@@ -117,15 +122,15 @@ struct CardInputsTests {
 
     @Test("The background key depends on image, size and blur, not on text, fonts or encoder")
     func backgroundKey() {
-        func key(_ change: (inout Style) -> Void = { _ in }, image: Digest = CardInputsTests.image,
-                 cardHeight: Double = 514) -> Digest {
-            var style = Style()
+        func key(_ change: (inout CardStyle) -> Void = { _ in }, image: ContentDigest = CardInputsTests.image,
+                 cardHeight: Double = 514) -> ContentDigest {
+            var style = CardStyle()
             change(&style)
             return BackgroundEffect(blur: style.blur, cardWidth: style.cardWidth, cardHeight: cardHeight, maxScale: 3)
                 .key(imageDigest: image, textAreaHeight: style.textAreaHeight)
         }
         let base = key()
-        #expect(key(image: Digest.sha256(Data("x".utf8))) != base)
+        #expect(key(image: ContentDigest.sha256(Data("x".utf8))) != base)
         #expect(key { $0.cardWidth = 300 } != base)
         #expect(key(cardHeight: 600) != base)
         #expect(key { $0.textAreaHeight = 200 } != base)

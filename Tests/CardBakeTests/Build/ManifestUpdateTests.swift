@@ -1,5 +1,10 @@
 import Foundation
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 import Testing
 import Vips
 
@@ -12,7 +17,7 @@ struct ManifestUpdateTests {
         ])
     }
 
-    func manifestURL(_ fixture: BuildFixture) -> URL { fixture.output.appendingPathComponent("manifest.json") }
+    func manifestURL(_ fixture: BuildFixture) -> URL { fixture.output.appendingPathComponent(CardManifest.fileName) }
 
     @Test("A no-op build leaves the manifest file alone: same inode, same bytes")
     func noOpKeepsTheManifest() throws {
@@ -62,7 +67,7 @@ struct ManifestUpdateTests {
         let fixture = try Self.fixture()
         try fixture.build()
         let manifest = try #require(fixture.manifest)
-        var edits: [(String, (inout Manifest) -> Void)] = [
+        var edits: [(String, (inout CardManifest) -> Void)] = [
             ("generator", { $0.generator += "+" }),
             ("title", { $0.cards[0].title += "!" }),
             ("description", { $0.cards[1].description = "" }),
@@ -72,7 +77,7 @@ struct ManifestUpdateTests {
         ]
         for scale in ["1x", "2x"] {
             edits.append(("\(scale) bytes", { $0.cards[0].images[scale]?.bytes += 1 }))
-            edits.append(("\(scale) digest", { $0.cards[0].images[scale]?.sha256 = Digest.sha256(Data()) }))
+            edits.append(("\(scale) digest", { $0.cards[0].images[scale]?.sha256 = ContentDigest.sha256(Data()) }))
             edits.append(("\(scale) file", { $0.cards[0].images[scale]?.file += "x" }))
             edits.append(("\(scale) width", { $0.cards[0].images[scale]?.width += 1 }))
         }
@@ -81,18 +86,18 @@ struct ManifestUpdateTests {
             edit(&edited)
             #expect(edited.contentKey != manifest.contentKey, "\(name)")
         }
-        #expect(Manifest(generator: manifest.generator, cards: manifest.cards).contentKey == manifest.contentKey)
+        #expect(CardManifest(generator: manifest.generator, cards: manifest.cards).contentKey == manifest.contentKey)
     }
 
     @Test("An image record survives its binary form, and bytes of any other form are a miss")
     func imageRecordBytes() throws {
-        let record = RenderedImageRecord(blob: Digest.sha256(Data("png".utf8)), bytes: 123_456, width: 960, height: 1542,
+        let record = RenderedImageRecord(blob: ContentDigest.sha256(Data("png".utf8)), bytes: 123_456, width: 960, height: 1542,
                                          card: CardFacts(width: 320, height: 514.5, placeholder: "#A85529"))
         #expect(RenderedImageRecord(cacheBytes: record.cacheBytes) == record)
 
         let json = Data(#"{"blob":"\#(record.blob)","bytes":123456,"width":960,"height":1542}"#.utf8)
         #expect(RenderedImageRecord(cacheBytes: json) == nil)
         #expect(RenderedImageRecord(cacheBytes: record.cacheBytes.prefix(40)) == nil)
-        #expect(Digest(cacheBytes: record.cacheBytes) == nil)
+        #expect(ContentDigest(cacheBytes: record.cacheBytes) == nil)
     }
 }

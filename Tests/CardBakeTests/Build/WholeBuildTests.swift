@@ -1,5 +1,10 @@
 import Foundation
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 import Testing
 import Vips
 
@@ -8,7 +13,7 @@ struct WholeBuildTests {
     /// The fixture's whole-build key as the next build would compute it, and whether its output
     /// folder is up to date under that key.
     struct Shortcut {
-        var key: Digest?
+        var key: ContentDigest?
         var isUpToDate: Bool
     }
 
@@ -21,7 +26,7 @@ struct WholeBuildTests {
             return Shortcut(key: nil, isUpToDate: false)
         }
         let records = RecordCache(store: try DiskArtifactStore(root: fixture.cache))
-        let upToDate = build.isUpToDate(catalog, in: fixture.output, manifest: fixture.output.appendingPathComponent("manifest.json"),
+        let upToDate = build.isUpToDate(catalog, in: fixture.output, manifest: fixture.output.appendingPathComponent(CardManifest.fileName),
                                         records: records, statCache: statCache, workers: 2)
         return Shortcut(key: build.key, isUpToDate: upToDate)
     }
@@ -44,7 +49,7 @@ struct WholeBuildTests {
         try fixture.build()
         let file = fixture.outputFile("beta@2x.png")
         let good = try Data(contentsOf: file)
-        let manifest = fixture.output.appendingPathComponent("manifest.json")
+        let manifest = fixture.output.appendingPathComponent(CardManifest.fileName)
         let damages: [() throws -> Void] = [
             { try Data("not a card".utf8).write(to: file) },
             { try FileManager.default.removeItem(at: file) },

@@ -2,6 +2,11 @@ import Foundation
 import Glibc
 import Testing
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 
 @Suite("WorkspaceLock")
 struct WorkspaceLockTests {

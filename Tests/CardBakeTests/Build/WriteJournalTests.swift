@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 
 @Suite("WriteJournal")
 struct WriteJournalTests {
@@ -67,11 +72,11 @@ struct WriteJournalTests {
                 "inputs": ["image": digest, "text": digest, "style": digest, "renderer": digest],
             ]
             let manifest: [String: Any] = ["schema": 1, "generator": "test", "cards": [entry]]
-            try JSONSerialization.data(withJSONObject: manifest).write(to: folder.appendingPathComponent("manifest.json"))
+            try JSONSerialization.data(withJSONObject: manifest).write(to: folder.appendingPathComponent(CardManifest.fileName))
             for file in listed + ["cards/mine.png"] {
                 try AtomicFileWriter.write(Data("x".utf8), to: folder.appendingPathComponent(file))
             }
-            try #require(Manifest.read(from: folder.appendingPathComponent("manifest.json")) != nil)
+            try #require(CardManifest.read(from: folder.appendingPathComponent(CardManifest.fileName)) != nil)
 
             // When
             _ = WriteJournal.output(folder, cards: [])

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 
 /// The behaviour every `ArtifactStoring` shares, run against each implementation.
 @Suite("ArtifactStoring")
@@ -26,7 +31,7 @@ struct ArtifactStoreTests {
         try kind.withStore { store in
             for data in [Data(), Data("card".utf8), Data(repeating: 7, count: 1 << 20)] {
                 let digest = try store.storeBlob(data)
-                #expect(digest == Digest.sha256(data))
+                #expect(digest == ContentDigest.sha256(data))
                 #expect(store.blob(digest) == data)
             }
         }
@@ -59,7 +64,7 @@ struct ArtifactStoreTests {
         try kind.withStore { store in
             let data = Data("same bytes".utf8)
             try #expect(store.storeBlob(data) == store.storeBlob(data))
-            #expect(store.blob(Digest.sha256(data)) == data)
+            #expect(store.blob(ContentDigest.sha256(data)) == data)
         }
     }
 
@@ -76,15 +81,15 @@ struct ArtifactStoreTests {
                         try store.storeActionResult(records[iteration % records.count], for: Self.key)
                     }
                 case 1:
-                    #expect(throws: Never.self) { try #expect(store.storeBlob(blob) == Digest.sha256(blob)) }
+                    #expect(throws: Never.self) { try #expect(store.storeBlob(blob) == ContentDigest.sha256(blob)) }
                 case 2:
                     if let seen = store.actionResult(for: Self.key) { #expect(records.contains(seen)) }
                 default:
-                    if let seen = store.blob(Digest.sha256(blob)) { #expect(seen == blob) }
+                    if let seen = store.blob(ContentDigest.sha256(blob)) { #expect(seen == blob) }
                 }
             }
             #expect(store.actionResult(for: Self.key).map(records.contains) == true)
-            #expect(store.blob(Digest.sha256(blob)) == blob)
+            #expect(store.blob(ContentDigest.sha256(blob)) == blob)
         }
     }
 }

@@ -2,6 +2,11 @@ import Foundation
 import Glibc
 import Testing
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 
 @Suite("AtomicFileWriter")
 struct AtomicFileWriterTests {
@@ -22,7 +27,7 @@ struct AtomicFileWriterTests {
     func replacesFile() throws {
         try withTemporaryDirectory { directory in
             // Given
-            let file = directory.appendingPathComponent("manifest.json")
+            let file = directory.appendingPathComponent(CardManifest.fileName)
             try AtomicFileWriter.write(Data("old contents".utf8), to: file)
             let oldInode = try FileStatus(path: file.path).inode
             let reader = try ReadableFile(path: file.path)
@@ -67,7 +72,7 @@ struct AtomicFileWriterTests {
             let destination = directory.appendingPathComponent("taken")
             try AtomicFileWriter.write(Data("x".utf8), to: destination.appendingPathComponent("inside"))
             // When
-            let error = try #require(throws: CacheError.self) {
+            let error = try #require(throws: FileSystemError.self) {
                 try AtomicFileWriter.write(Data("y".utf8), to: destination)
             }
             // Then
@@ -85,7 +90,7 @@ struct AtomicFileWriterTests {
             try writeFile("not a directory", to: blocker)
             let destination = blocker.appendingPathComponent("ab/abcdef")
             // When
-            let error = try #require(throws: CacheError.self) {
+            let error = try #require(throws: FileSystemError.self) {
                 try AtomicFileWriter.write(Data("y".utf8), to: destination)
             }
             // Then
@@ -101,7 +106,7 @@ struct AtomicFileWriterTests {
             let link = directory.appendingPathComponent("link")
             try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "/nonexistent/target")
             // When
-            let error = try #require(throws: CacheError.self) {
+            let error = try #require(throws: FileSystemError.self) {
                 try AtomicFileWriter.write(Data("y".utf8), to: link.appendingPathComponent("file"))
             }
             // Then
@@ -118,7 +123,7 @@ struct AtomicFileWriterTests {
             chmod(locked.path, 0o555)
             defer { chmod(locked.path, 0o755) }
             let destination = locked.appendingPathComponent("file")
-            let error = try #require(throws: CacheError.self) {
+            let error = try #require(throws: FileSystemError.self) {
                 try AtomicFileWriter.write(Data("y".utf8), to: destination)
             }
             #expect(error == .cannotWrite(path: destination.path, errno: EACCES))

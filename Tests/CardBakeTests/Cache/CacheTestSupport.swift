@@ -1,15 +1,20 @@
 import Foundation
 import Glibc
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 
 /// Writes a file in place (same inode, truncated, not atomic), as many tools do.
 func writeFile(_ text: String, to url: URL) throws {
     let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    guard descriptor >= 0 else { throw CacheError.cannotWrite(path: url.path, errno: errno) }
+    guard descriptor >= 0 else { throw FileSystemError.cannotWrite(path: url.path, errno: errno) }
     defer { close(descriptor) }
     let bytes = Array(text.utf8)
     guard Glibc.write(descriptor, bytes, bytes.count) == bytes.count else {
-        throw CacheError.cannotWrite(path: url.path, errno: errno)
+        throw FileSystemError.cannotWrite(path: url.path, errno: errno)
     }
 }
 
@@ -31,7 +36,7 @@ func setModificationTime(of url: URL, to nanoseconds: Int64) throws {
     let time = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
     let times = [time, time]
     guard utimensat(AT_FDCWD, url.path, times, 0) == 0 else {
-        throw CacheError.cannotWrite(path: url.path, errno: errno)
+        throw FileSystemError.cannotWrite(path: url.path, errno: errno)
     }
 }
 

@@ -3,6 +3,11 @@ import Glibc
 import Synchronization
 import Testing
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 
 @Suite("DirectoryLock")
 struct DirectoryLockTests {
@@ -71,7 +76,7 @@ struct DirectoryLockTests {
             try Data().write(to: file)
 
             // When / Then
-            #expect(throws: CacheError.cannotLock(path: file.path, errno: ENOTDIR)) { try lock(file) }
+            #expect(throws: FileSystemError.cannotLock(path: file.path, errno: ENOTDIR)) { try lock(file) }
         }
     }
 

@@ -2,6 +2,11 @@ import Foundation
 import Glibc
 import Testing
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 
 @Suite("DiskArtifactStore")
 struct DiskArtifactStoreTests {
@@ -102,19 +107,19 @@ struct DiskArtifactStoreTests {
         }
     }
 
-    @Test("A failing write throws a CacheError naming the path and leaves no temporary file")
+    @Test("A failing write throws a FileSystemError naming the path and leaves no temporary file")
     func failingWrite() throws {
         try withStore { store in
             // Given: a file where the blob's shard directory belongs.
             let data = Data("blob".utf8)
-            let shard = store.blobURL(for: Digest.sha256(data)).deletingLastPathComponent()
+            let shard = store.blobURL(for: ContentDigest.sha256(data)).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: shard.deletingLastPathComponent(),
                                                     withIntermediateDirectories: true)
             try writeFile("in the way", to: shard)
             // When
-            let error = try #require(throws: CacheError.self) { try store.storeBlob(data) }
+            let error = try #require(throws: FileSystemError.self) { try store.storeBlob(data) }
             // Then
-            #expect(error == .cannotWrite(path: store.blobURL(for: Digest.sha256(data)).path, errno: ENOTDIR))
+            #expect(error == .cannotWrite(path: store.blobURL(for: ContentDigest.sha256(data)).path, errno: ENOTDIR))
             #expect(error.description.hasSuffix(": Not a directory."))
             #expect(temporaryFiles(under: store.root).isEmpty)
         }
@@ -126,7 +131,7 @@ struct DiskArtifactStoreTests {
         try withStore { store in
             chmod(store.root.path, 0o555)
             defer { chmod(store.root.path, 0o755) }
-            #expect(throws: CacheError.self) { try store.storeBlob(Data("blob".utf8)) }
+            #expect(throws: FileSystemError.self) { try store.storeBlob(Data("blob".utf8)) }
             #expect(temporaryFiles(under: store.root).isEmpty)
         }
     }
@@ -146,7 +151,7 @@ struct DiskArtifactStoreTests {
         try withTemporaryDirectory { directory in
             let root = directory.appendingPathComponent("file")
             try writeFile("x", to: root)
-            let error = try #require(throws: CacheError.self) { try DiskArtifactStore(root: root) }
+            let error = try #require(throws: FileSystemError.self) { try DiskArtifactStore(root: root) }
             #expect(error == .cannotRead(path: root.path + "/VERSION", errno: ENOTDIR))
         }
     }

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 
 @Suite("Fingerprint")
 struct FingerprintTests {
@@ -10,7 +15,7 @@ struct FingerprintTests {
         fingerprint.add("title", "Keel-billed Toucan")
         fingerprint.add("scale", 2)
         fingerprint.add("width", 320.0)
-        fingerprint.add("image", Digest.sha256(Data("toucan".utf8)))
+        fingerprint.add("image", ContentDigest.sha256(Data("toucan".utf8)))
         fingerprint.add("shadow", nil as Double?)
         fingerprint.add("bold", true)
         return fingerprint
@@ -44,7 +49,7 @@ struct FingerprintTests {
 
     static let sampleFields: [(String, any FingerprintValue)] = [
         ("title", "Keel-billed Toucan"), ("scale", 2), ("width", 320.0),
-        ("image", Digest.sha256(Data("toucan".utf8))), ("shadow", nil as Double?), ("bold", true),
+        ("image", ContentDigest.sha256(Data("toucan".utf8))), ("shadow", nil as Double?), ("bold", true),
     ]
 
     static let changes: [Change] = {
@@ -60,7 +65,7 @@ struct FingerprintTests {
             },
         ]
         let otherValues: [any FingerprintValue] = [
-            "Keel-billed toucan", 3, 320.5, Digest.sha256(Data("toucam".utf8)), 0.0, false,
+            "Keel-billed toucan", 3, 320.5, ContentDigest.sha256(Data("toucam".utf8)), 0.0, false,
         ]
         for index in sampleFields.indices {
             changes.append(Change(testDescription: "value of \(sampleFields[index].0)") {
@@ -91,10 +96,10 @@ struct FingerprintTests {
         #expect(Fingerprint(domain: "ab").digest != Fingerprint(domain: "a").digest)
     }
 
-    @Test("String, Int, Double, Bool, nil and Digest values of the “same” text all differ")
+    @Test("String, Int, Double, Bool, nil and ContentDigest values of the “same” text all differ")
     func typesAreTagged() {
         let values: [any FingerprintValue] = ["2", 2, 2.0, "2.0", "", nil as String?, nil as Int?, "nan", Double.nan,
-                                              true, 1, "true", Digest.sha256(Data())]
+                                              true, 1, "true", ContentDigest.sha256(Data())]
         let keys = values.map { Self.fingerprint([("x", $0)]).digest }
         // Nil is one marker whatever the wrapped type.
         #expect(keys[5] == keys[6])

@@ -2,6 +2,11 @@ import Foundation
 import Synchronization
 import Testing
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 
 @Suite("Action-cache index")
 struct IndexedArtifactStoreTests {
@@ -11,16 +16,16 @@ struct IndexedArtifactStoreTests {
         private let count = Mutex(0)
         var lookups: Int { count.withLock { $0 } }
 
-        func actionResult(for key: Digest) -> Data? {
+        func actionResult(for key: ContentDigest) -> Data? {
             count.withLock { $0 += 1 }
             return base.actionResult(for: key)
         }
-        func storeActionResult(_ record: Data, for key: Digest) throws { try base.storeActionResult(record, for: key) }
-        func blob(_ digest: Digest) -> Data? { base.blob(digest) }
-        func storeBlob(_ data: Data) throws -> Digest { try base.storeBlob(data) }
+        func storeActionResult(_ record: Data, for key: ContentDigest) throws { try base.storeActionResult(record, for: key) }
+        func blob(_ digest: ContentDigest) -> Data? { base.blob(digest) }
+        func storeBlob(_ data: Data) throws -> ContentDigest { try base.storeBlob(data) }
     }
 
-    let keys = (0..<3).map { Digest.sha256(Data("key \($0)".utf8)) }
+    let keys = (0..<3).map { ContentDigest.sha256(Data("key \($0)".utf8)) }
 
     /// Stores a record under each key through an index saved to `file`, and returns the base store.
     func storeRecords(indexFile file: URL) throws -> CountingStore {

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 
 @Suite("StatCache persistence")
 struct StatCachePersistenceTests {
@@ -35,7 +40,7 @@ struct StatCachePersistenceTests {
             let loaded = saved.clock.cache(loadingFrom: saved.cacheFile)
             #expect(loaded.count == saved.files.count)
             for (index, file) in saved.files.enumerated() {
-                try #expect(loaded.digest(ofFileAt: file) == Digest.sha256(Data("image \(index)".utf8)))
+                try #expect(loaded.digest(ofFileAt: file) == ContentDigest.sha256(Data("image \(index)".utf8)))
             }
             #expect((loaded.hits, loaded.misses) == (saved.files.count, 0))
             #expect(StatCache.decodeEntries(StatCache.encode([:])) == [:])
@@ -55,7 +60,7 @@ struct StatCachePersistenceTests {
             try loaded.save(to: elsewhere)
             #expect(!FileManager.default.fileExists(atPath: elsewhere.path))
             // When / Then: a new entry is a change.
-            try loaded.record(Digest.sha256(Data()), forFileAt: saved.cacheFile)
+            try loaded.record(ContentDigest.sha256(Data()), forFileAt: saved.cacheFile)
             try loaded.save(to: elsewhere)
             #expect(saved.clock.cache(loadingFrom: elsewhere).count == saved.files.count + 1)
             // And an empty cache has nothing to write.

@@ -2,6 +2,11 @@ import Foundation
 import Synchronization
 import Testing
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 
 @Suite("StatCache")
 struct StatCacheTests {
@@ -30,7 +35,7 @@ struct StatCacheTests {
 
     /// Given, for several tests: `image.png` holding "pixels", hashed once (`first`) by a cache whose
     /// clock is far enough ahead that the entry is trusted.
-    func withHashedFile(_ body: (_ directory: URL, _ file: URL, _ cache: StatCache, _ first: Digest) throws -> Void) throws {
+    func withHashedFile(_ body: (_ directory: URL, _ file: URL, _ cache: StatCache, _ first: ContentDigest) throws -> Void) throws {
         try withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("image.png")
             try writeFile("pixels", to: file)
@@ -45,7 +50,7 @@ struct StatCacheTests {
             // When
             let again = try cache.digest(ofFileAt: file)
             // Then
-            #expect(digest == Digest.sha256(Data("pixels".utf8)))
+            #expect(digest == ContentDigest.sha256(Data("pixels".utf8)))
             #expect(again == digest)
             #expect((cache.hits, cache.misses) == (1, 1))
         }
@@ -58,7 +63,7 @@ struct StatCacheTests {
             let file = directory.appendingPathComponent("out.png")
             try writeFile("output", to: file)
             let cache = Self.futureClock().cache()
-            let recorded = Digest.sha256(Data("what the writer computed".utf8))
+            let recorded = ContentDigest.sha256(Data("what the writer computed".utf8))
             // When
             try cache.record(recorded, forFileAt: file)
             // Then
@@ -73,7 +78,7 @@ struct StatCacheTests {
             let mtime = try modificationTime(of: file)
             try writeFile("pixels!", to: file)
             try setModificationTime(of: file, to: mtime)
-            #expect(try cache.digest(ofFileAt: file) == Digest.sha256(Data("pixels!".utf8)))
+            #expect(try cache.digest(ofFileAt: file) == ContentDigest.sha256(Data("pixels!".utf8)))
             #expect((cache.hits, cache.misses) == (0, 2))
         }
     }
@@ -82,7 +87,7 @@ struct StatCacheTests {
     func changedModificationTime() throws {
         try withHashedFile { _, file, cache, _ in
             try setModificationTime(of: file, to: try modificationTime(of: file) - 5_000_000_000)
-            #expect(try cache.digest(ofFileAt: file) == Digest.sha256(Data("pixels".utf8)))
+            #expect(try cache.digest(ofFileAt: file) == ContentDigest.sha256(Data("pixels".utf8)))
             #expect((cache.hits, cache.misses) == (0, 2))
         }
     }
@@ -93,7 +98,7 @@ struct StatCacheTests {
             let mtime = try modificationTime(of: file)
             try AtomicFileWriter.write(Data("PIXELS".utf8), to: file)
             try setModificationTime(of: file, to: mtime)
-            #expect(try cache.digest(ofFileAt: file) == Digest.sha256(Data("PIXELS".utf8)))
+            #expect(try cache.digest(ofFileAt: file) == ContentDigest.sha256(Data("PIXELS".utf8)))
         }
     }
 
@@ -105,12 +110,12 @@ struct StatCacheTests {
             try writeFile("AAAA", to: file)
             let mtime = try modificationTime(of: file)
             let cache = StatCache(loadingFrom: nil)
-            #expect(try cache.digest(ofFileAt: file) == Digest.sha256(Data("AAAA".utf8)))
+            #expect(try cache.digest(ofFileAt: file) == ContentDigest.sha256(Data("AAAA".utf8)))
             // When: it is rewritten in place with as many bytes, and its mtime is put back.
             try writeFile("BBBB", to: file)
             try setModificationTime(of: file, to: mtime)
             // Then
-            #expect(try cache.digest(ofFileAt: file) == Digest.sha256(Data("BBBB".utf8)))
+            #expect(try cache.digest(ofFileAt: file) == ContentDigest.sha256(Data("BBBB".utf8)))
         }
     }
 
@@ -141,7 +146,7 @@ struct StatCacheTests {
         let recordedAt: Int64 = 100 * 1_000_000_000 + subsecond
         func isTrusted(modified: Int64, changed: Int64) -> Bool {
             let status = FileStatus(size: 1, modificationTime: modified, inode: 1, changeTime: changed)
-            return StatCache.Entry(status: status, digest: Digest.sha256(Data()), recordedAt: recordedAt).isTrusted
+            return StatCache.Entry(status: status, digest: ContentDigest.sha256(Data()), recordedAt: recordedAt).isTrusted
         }
         let justOutside = recordedAt - margin - (subsecond == 0 ? 1_000_000_000 : 1)
         #expect(isTrusted(modified: justOutside, changed: justOutside))
@@ -155,7 +160,7 @@ struct StatCacheTests {
         let recordedAt: Int64 = 100 * 1_000_000_000
         let fineChange = recordedAt - 1_000_000_000 + 5
         let status = FileStatus(size: 1, modificationTime: recordedAt - 1_000_000_000, inode: 1, changeTime: fineChange)
-        let entry = StatCache.Entry(status: status, digest: Digest.sha256(Data()), recordedAt: recordedAt)
+        let entry = StatCache.Entry(status: status, digest: ContentDigest.sha256(Data()), recordedAt: recordedAt)
         #expect(entry.racyMargin == StatCache.coarseRacyMargin)
         #expect(!entry.isTrusted)
     }
@@ -170,7 +175,7 @@ struct StatCacheTests {
             try #require(written.modificationTime % 1_000_000_000 != 0, "the temporary folder keeps whole-second times")
             // When: its digest is recorded 150 ms after the write.
             let cache = StatCache(loadingFrom: nil, clock: { written.changeTime + 150_000_000 })
-            let recorded = Digest.sha256(Data("what the writer computed".utf8))
+            let recorded = ContentDigest.sha256(Data("what the writer computed".utf8))
             try cache.record(recorded, forFileAt: file)
             // Then
             #expect(try cache.digest(ofFileAt: file) == recorded)
@@ -182,11 +187,11 @@ struct StatCacheTests {
     func missingFile() throws {
         try withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("gone.png")
-            let error = try #require(throws: CacheError.self) { try StatCache(loadingFrom: nil).digest(ofFileAt: file) }
+            let error = try #require(throws: FileSystemError.self) { try StatCache(loadingFrom: nil).digest(ofFileAt: file) }
             #expect(error == .cannotRead(path: file.path, errno: ENOENT))
             #expect(error.description.contains(file.path))
-            #expect(throws: CacheError.cannotRead(path: file.path, errno: ENOENT)) {
-                try StatCache(loadingFrom: nil).record(Digest.sha256(Data()), forFileAt: file)
+            #expect(throws: FileSystemError.cannotRead(path: file.path, errno: ENOENT)) {
+                try StatCache(loadingFrom: nil).record(ContentDigest.sha256(Data()), forFileAt: file)
             }
         }
     }
@@ -207,7 +212,7 @@ struct StatCacheTests {
             try writeFile("more pixels", to: other)
             let missing = directory.appendingPathComponent("missing.png")
             let found = cache.digests(ofFilesAtPaths: [file, other, missing].map(\.fileSystemPath))
-            #expect(found == [digest, Digest.sha256(Data("more pixels".utf8)), nil])
+            #expect(found == [digest, ContentDigest.sha256(Data("more pixels".utf8)), nil])
             #expect((cache.hits, cache.misses) == (1, 2))
         }
     }
@@ -232,7 +237,7 @@ struct StatCacheTests {
             DispatchQueue.concurrentPerform(iterations: 400) { iteration in
                 let index = iteration % files.count
                 let digest = try? cache.digest(ofFileAt: files[index])
-                #expect(digest == Digest.sha256(Data("image \(index)".utf8)))
+                #expect(digest == ContentDigest.sha256(Data("image \(index)".utf8)))
             }
             #expect(cache.hits + cache.misses == 400)
             #expect(cache.misses >= files.count)

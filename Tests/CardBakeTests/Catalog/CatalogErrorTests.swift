@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 
 /// How ``CatalogError`` reaches the catalog's author: positions of JSON errors and the text of each message.
 @Suite struct CatalogErrorTests {

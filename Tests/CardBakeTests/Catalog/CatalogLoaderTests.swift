@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 
 @Suite struct CatalogLoaderTests {
     private let folder = URL(fileURLWithPath: "/catalogs/Input", isDirectory: true)
@@ -8,13 +13,13 @@ import Testing
     @Test func minimalCatalogHasDefaultStyleAndNoCards() throws {
         let json = #"{"version": 1, "cards": []}"#
         let catalog = try CatalogFixture.decode(json)
-        #expect(catalog == Catalog(file: CatalogFixture.file, style: Style(), cards: [], digest: .sha256(Data(json.utf8))))
+        #expect(catalog == Catalog(file: CatalogFixture.file, style: CardStyle(), cards: [], digest: .sha256(Data(json.utf8))))
     }
 
     @Test func minimalCardIsResolved() throws {
         let catalog = try CatalogFixture.decode(CatalogFixture.catalog())
         let expected = Card(id: "toucan", image: URL(fileURLWithPath: "/catalogs/Input/toucan.png"),
-                            title: "Toucan", description: "A bird.", style: Style(), index: 0)
+                            title: "Toucan", description: "A bird.", style: CardStyle(), index: 0)
         #expect(catalog.cards == [expected])
     }
 
@@ -32,7 +37,7 @@ import Testing
         """
         let resolved = try CatalogFixture.decode(CatalogFixture.catalog(style: style)).style
 
-        var expected = Style()
+        var expected = CardStyle()
         expected.cardWidth = 400.5
         expected.textAreaHeight = 0
         expected.maxFeatureHeight = 1000.5
@@ -43,14 +48,14 @@ import Testing
         expected.output.pngFilter = .paeth
         expected.blur.radius = 0
         expected.blur.saturation = 4
-        expected.blur.tint = Color(red: 0x10, green: 0x20, blue: 0x30, alpha: Double(0x40) / 255)
+        expected.blur.tint = CardColor(red: 0x10, green: 0x20, blue: 0x30, alpha: Double(0x40) / 255)
         expected.title = TextStyle(font: "Lato Black", fontFile: folder.appendingPathComponent("fonts/Lato-Black.ttf"),
-                                   size: 200, color: Color(red: 255, green: 0, blue: 0),
-                                   shadow: ShadowStyle(color: Color(red: 0, green: 0, blue: 0, alpha: 128.0 / 255),
+                                   size: 200, color: CardColor(red: 255, green: 0, blue: 0),
+                                   shadow: ShadowStyle(color: CardColor(red: 0, green: 0, blue: 0, alpha: 128.0 / 255),
                                                        offsetX: -100, offsetY: 100, radius: 0))
-        expected.description = TextStyle(font: "Inter", size: 1, color: Color(red: 0, green: 255, blue: 0), shadow: nil)
+        expected.description = TextStyle(font: "Inter", size: 1, color: CardColor(red: 0, green: 255, blue: 0), shadow: nil)
         expected.border.width = 100
-        expected.border.color = Color(red: 0, green: 0, blue: 255)
+        expected.border.color = CardColor(red: 0, green: 0, blue: 255)
         #expect(resolved == expected)
     }
 
@@ -95,10 +100,10 @@ import Testing
             """#)
         let catalog = try CatalogFixture.decode(json)
 
-        var catalogStyle = Style()
+        var catalogStyle = CardStyle()
         catalogStyle.cardWidth = 300
         catalogStyle.output.kind = .jpeg
-        catalogStyle.title.color = Color(red: 0x12, green: 0x34, blue: 0x56)
+        catalogStyle.title.color = CardColor(red: 0x12, green: 0x34, blue: 0x56)
         catalogStyle.title.shadow = nil
         catalogStyle.title.fontFile = URL(fileURLWithPath: "/f/Title.otf")
         catalogStyle.description.shadow = ShadowStyle(offsetX: 7, offsetY: 1)

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 
 /// Catalogs that are JSON but break the schema: each problem's path, card id and message.
 @Suite struct CatalogProblemTests {

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 
 /// `maxFeatureHeight`, and the limit the encoders put on the tallest card a style can make.
 @Suite struct FeatureHeightLimitTests {

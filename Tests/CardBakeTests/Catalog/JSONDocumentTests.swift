@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 
 @Suite struct JSONDocumentTests {
     private func parse(_ json: String) throws -> JSONValue {

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 
 /// A catalog of realistic size must validate completely; the time it takes is measured separately in release builds.
 @Suite struct LargeCatalogTests {

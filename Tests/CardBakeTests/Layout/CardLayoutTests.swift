@@ -1,4 +1,9 @@
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 import Testing
 
 @Suite("Card layout")
@@ -6,35 +11,35 @@ struct CardLayoutTests {
     @Test("CARD_SPEC's frames for a landscape source")
     func defaultFrames() {
         // Given a 640 × 427 source and the default style
-        let layout = CardLayout(style: Style(), sourceWidth: 640, sourceHeight: 427)
+        let layout = CardLayout(style: CardStyle(), sourceWidth: 640, sourceHeight: 427)
         // Then F = ceil(320 · 427 / 640) = ceil(213.5) = 214, and every frame follows from it
-        #expect(layout.feature == Rect(x: 0, y: 0, width: 320, height: 214))
-        #expect(layout.card == Rect(x: 0, y: 0, width: 320, height: 514))
-        #expect(layout.title == Rect(x: 20, y: 164, width: 280, height: 40))
-        #expect(layout.description == Rect(x: 24, y: 234, width: 272, height: 260))
+        #expect(layout.feature == PointRect(x: 0, y: 0, width: 320, height: 214))
+        #expect(layout.card == PointRect(x: 0, y: 0, width: 320, height: 514))
+        #expect(layout.title == PointRect(x: 20, y: 164, width: 280, height: 40))
+        #expect(layout.description == PointRect(x: 24, y: 234, width: 272, height: 260))
     }
 
     @Test("A portrait source makes a tall feature")
     func portrait() {
-        let layout = CardLayout(style: Style(), sourceWidth: 3, sourceHeight: 4)
+        let layout = CardLayout(style: CardStyle(), sourceWidth: 3, sourceHeight: 4)
         #expect(layout.feature.height == 427) // ceil(426.67)
         #expect(layout.card.height == 727)
     }
 
     @Test("Card width and text area come from the style")
     func styledSize() {
-        var style = Style()
+        var style = CardStyle()
         style.cardWidth = 200
         style.textAreaHeight = 100
         let layout = CardLayout(style: style, sourceWidth: 100, sourceHeight: 100)
-        #expect(layout.card == Rect(x: 0, y: 0, width: 200, height: 300))
-        #expect(layout.title == Rect(x: 20, y: 150, width: 160, height: 40))
-        #expect(layout.description == Rect(x: 24, y: 220, width: 152, height: 60))
+        #expect(layout.card == PointRect(x: 0, y: 0, width: 200, height: 300))
+        #expect(layout.title == PointRect(x: 20, y: 150, width: 160, height: 40))
+        #expect(layout.description == PointRect(x: 24, y: 220, width: 152, height: 60))
     }
 
     @Test("Pixel frames scale every length", arguments: [1, 2, 3, 4])
     func pixelSize(scale: Int) {
-        let layout = CardLayout(style: Style(), sourceWidth: 640, sourceHeight: 427)
+        let layout = CardLayout(style: CardStyle(), sourceWidth: 640, sourceHeight: 427)
         let size = layout.pixelSize(atScale: scale)
         #expect(size.width == 320 * scale)
         #expect(size.height == 514 * scale)
@@ -43,14 +48,14 @@ struct CardLayoutTests {
 
     @Test("Fractional frames snap outwards: origins floor, far edges ceil")
     func snapping() {
-        let rect = Rect(x: 10.4, y: 0.5, width: 5.2, height: 1.1)
+        let rect = PointRect(x: 10.4, y: 0.5, width: 5.2, height: 1.1)
         #expect(rect.pixels(atScale: 1) == PixelRect(x: 10, y: 0, width: 6, height: 2))
         #expect(rect.pixels(atScale: 3) == PixelRect(x: 31, y: 1, width: 16, height: 4))
     }
 
     @Test("An extreme aspect ratio still gives a feature at least one point tall")
     func extremeAspect() {
-        let layout = CardLayout(style: Style(), sourceWidth: 4000, sourceHeight: 1)
+        let layout = CardLayout(style: CardStyle(), sourceWidth: 4000, sourceHeight: 1)
         #expect(layout.feature.height == 1)
         #expect(layout.card.height == 301)
         #expect(layout.featureScaling == .aspectFit)
@@ -67,7 +72,7 @@ struct CardLayoutTests {
     ] as [(Int, Int, Double, Double, CardLayout.FeatureScaling)])
     func featureHeightCap(width: Int, height: Int, cap: Double, expected: Double, scaling: CardLayout.FeatureScaling) {
         // Given
-        var style = Style()
+        var style = CardStyle()
         style.maxFeatureHeight = cap
 
         // When
@@ -75,8 +80,8 @@ struct CardLayoutTests {
 
         // Then every frame follows the capped F
         #expect(layout.featureScaling == scaling)
-        #expect(layout.feature == Rect(x: 0, y: 0, width: 320, height: expected))
-        #expect(layout.card == Rect(x: 0, y: 0, width: 320, height: expected + 300))
+        #expect(layout.feature == PointRect(x: 0, y: 0, width: 320, height: expected))
+        #expect(layout.card == PointRect(x: 0, y: 0, width: 320, height: expected + 300))
         #expect(layout.title.y == expected - 50)
         #expect(layout.description.y == expected + 20)
     }
@@ -85,7 +90,7 @@ struct CardLayoutTests {
           arguments: [1.0, 320, 2048])
     func defaultCapFollowsCardWidth(cardWidth: Double) {
         // Given no maxFeatureHeight
-        var style = Style()
+        var style = CardStyle()
         style.cardWidth = cardWidth
 
         // When

@@ -1,5 +1,10 @@
 import Foundation
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 import Testing
 import Vips
 

@@ -1,5 +1,10 @@
 import Foundation
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 import Testing
 import Vips
 
@@ -38,7 +43,7 @@ struct CardCanvasTests {
     func paintsCoverage() throws {
         var canvas = canvas([0, 0, 0])
         let mask = try VipsImage.fromPixels([UInt8]([255, 128, 0, 255]), width: 4, height: 1, bands: 1)
-        try canvas.draw(CompositeLayer(coverage: mask, color: Color(red: 255, green: 255, blue: 255, alpha: 0.5), x: 0, y: 1))
+        try canvas.draw(CompositeLayer(coverage: mask, color: CardColor(red: 255, green: 255, blue: 255, alpha: 0.5), x: 0, y: 1))
 
         let bitmap = try Bitmap(canvas.bitmap())
         // 255 · 0.5 = 127.5 → 128 (ties to even); 255 · 0.5 · 128/255 = 64; no coverage → unchanged.

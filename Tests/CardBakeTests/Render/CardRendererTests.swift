@@ -1,5 +1,10 @@
 import Foundation
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 import Testing
 import Vips
 
@@ -7,7 +12,7 @@ import Vips
 struct CardRendererTests {
     /// Renders `source` as a card with the given text at `scale`, with the default style unless changed.
     static func render(_ source: VipsImage, title: String = "Title", description: String = "",
-                       style: Style = Style(), scale: Int = 1) throws -> (bitmap: Bitmap, layout: CardLayout) {
+                       style: CardStyle = CardStyle(), scale: Int = 1) throws -> (bitmap: Bitmap, layout: CardLayout) {
         let card = Card(id: "test", image: URL(fileURLWithPath: "/dev/null"), title: title,
                         description: description, style: style, index: 0)
         let layout = CardLayout(style: style, sourceWidth: source.width, sourceHeight: source.height)
@@ -55,7 +60,7 @@ struct CardRendererTests {
     func cappedFeatureIsSourceCentre() throws {
         // Given a 200 × 1000 source, which fitted would be 1600 points tall, and a cap of 320 points
         let source = try TestImage.blocks(width: 200, height: 1000)
-        var style = Style()
+        var style = CardStyle()
         style.maxFeatureHeight = 320
 
         // When

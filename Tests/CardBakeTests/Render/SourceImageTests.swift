@@ -1,5 +1,10 @@
 import Foundation
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 import Testing
 import Vips
 
@@ -13,7 +18,7 @@ struct SourceImageTests {
     /// The error loading `file` for a card 320 points wide at 3x throws, or nil when it loads.
     static func failure(loading file: URL, maxPixels: Int = defaultLimit) -> RenderError? {
         do {
-            let digest = Digest.sha256((try? Data(contentsOf: file)) ?? Data())
+            let digest = ContentDigest.sha256((try? Data(contentsOf: file)) ?? Data())
             _ = try SourceImage.load(file, digest: digest, maxPixels: maxPixels, maxWidth: 960)
             return nil
         } catch {
@@ -55,7 +60,7 @@ struct SourceImageTests {
             try TestImage.write(try TestImage.solid(width: 1, height: 4000, [200, 60, 40]), to: file)
 
             // When loaded for a card 960 pixels wide
-            let source = try SourceImage.load(file, digest: Digest.sha256(try Data(contentsOf: file)),
+            let source = try SourceImage.load(file, digest: ContentDigest.sha256(try Data(contentsOf: file)),
                                               maxPixels: Self.defaultLimit, maxWidth: 960)
 
             // Then its header size is kept for the layout, and only its own 4000 pixels are decoded

@@ -1,4 +1,9 @@
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 import Testing
 import Vips
 

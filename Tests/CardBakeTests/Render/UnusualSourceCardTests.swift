@@ -1,5 +1,10 @@
 import Foundation
 @testable import CardBake
+@testable import CardBakeCache
+@testable import CardBakeCatalog
+@testable import CardBakeFiles
+@testable import CardBakeManifest
+@testable import CardBakeRender
 import Testing
 import Vips
 
@@ -8,7 +13,7 @@ import Vips
 struct UnusualSourceCardTests {
     /// Loads `file` as a build would for a card rendered up to `scale`, then renders it without text.
     static func renderCard(from file: URL, scale: Int) throws -> (bitmap: Bitmap, layout: CardLayout) {
-        let source = try SourceImage.load(file, digest: Digest.sha256(try Data(contentsOf: file)),
+        let source = try SourceImage.load(file, digest: ContentDigest.sha256(try Data(contentsOf: file)),
                                           maxPixels: 100_000_000, maxWidth: 320 * scale)
         return try CardRendererTests.render(source.decoded, title: "", scale: scale)
     }

@@ -1,4 +1,8 @@
 import CardBake
+import CardBakeCache
+import CardBakeCatalog
+import CardBakeFiles
+import CardBakeManifest
 import Foundation
 
 /// What must hold of a cache folder and an output folder whatever happened to the builds that
@@ -12,13 +16,13 @@ enum FolderAudit {
             let parts = path.split(separator: "/").map(String.init)
             let name = parts.last ?? path
             if name.hasPrefix(".tmp") { return "temporary file \(path)" }
-            guard parts.count == 3, ["ac", "cas"].contains(parts[0]), let named = Digest(hex: name) else { return nil }
+            guard parts.count == 3, ["ac", "cas"].contains(parts[0]), let named = ContentDigest(hex: name) else { return nil }
             guard let entry = try? Data(contentsOf: folder.appendingPathComponent(path)) else { return "unreadable \(path)" }
             if parts[0] == "cas" {
-                return Digest.sha256(entry) == named ? nil : "cas/ blob \(name) does not hash to its name"
+                return ContentDigest.sha256(entry) == named ? nil : "cas/ blob \(name) does not hash to its name"
             }
             let record = entry.dropLast(32)
-            let intact = entry.count >= 32 && Digest.sha256(named.bytes + record).bytes == Array(entry.suffix(32))
+            let intact = entry.count >= 32 && ContentDigest.sha256(named.bytes + record).bytes == Array(entry.suffix(32))
             return intact ? nil : "ac/ entry \(name) fails its checksum"
         }
     }
@@ -39,7 +43,7 @@ enum FolderAudit {
                 problems.append("missing \(image.file)")
                 continue
             }
-            if data.count != image.bytes || Digest.sha256(data).description != image.sha256 {
+            if data.count != image.bytes || ContentDigest.sha256(data).description != image.sha256 {
                 problems.append("\(image.file) is not the file the manifest lists")
             }
         }

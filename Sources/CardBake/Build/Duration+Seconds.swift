@@ -1,6 +1,0 @@
-/// Seconds as a floating-point number, for reports.
-extension Duration {
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}

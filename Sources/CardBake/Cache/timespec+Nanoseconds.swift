@@ -1,8 +1,0 @@
-import Glibc
-
-extension timespec {
-    /// The time as nanoseconds since 1970.
-    var nanoseconds: Int64 {
-        Int64(tv_sec) * 1_000_000_000 + Int64(tv_nsec)
-    }
-}

@@ -1,0 +1,33 @@
+import CardBakeCatalog
+import CardBakeRender
+import Foundation
+
+/// A card that could not be built: which card, which of its fields is at fault, and why.
+public struct CardFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    public let cardID: String
+    public let index: Int
+    /// The card's field the failure is about (`image`, `style.title`), nil when it is none in particular.
+    public let field: String?
+    public let reason: String
+
+    /// `cards[3] ("toucan").image: cannot decode image …`.
+    public var description: String {
+        "cards[\(index)] (\"\(cardID)\")" + (field.map { ".\($0)" } ?? "") + ": \(reason)"
+    }
+
+    init(card: Card, field: String?, error: any Error) {
+        cardID = card.id
+        index = card.index
+        self.field = field
+        reason = "\(error)"
+    }
+
+    /// Runs `body`, turning its error into a failure of `card`'s `field`.
+    static func field<T>(_ field: String, of card: Card, _ body: () throws(RenderError) -> T) throws(CardFailure) -> T {
+        do {
+            return try body()
+        } catch {
+            throw CardFailure(card: card, field: field, error: error)
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import CardBakeCache
+import CardBakeCatalog
+import CardBakeManifest
+import CardBakeRender
+
+extension CardInputs {
+    /// The inputs of `card`, whose image has `imageDigest` and whose fonts resolved to `fonts`.
+    init(imageDigest: ContentDigest, card: Card, fonts: ResolvedFonts) {
+        var text = Fingerprint(domain: "card-text")
+        text.add("title", card.title)
+        text.add("description", card.description)
+        self.init(image: imageDigest, text: text.digest, style: card.style.fingerprint(fonts: fonts),
+                  renderer: RendererVersion.digest)
+    }
+
+    /// The card's key, as the manifest records it: these inputs and the scales rendered.
+    func cardKey(scales: [Int]) -> ContentDigest {
+        var key = fingerprint(domain: "card")
+        key.add("scales", scales.map(String.init).joined(separator: ","))
+        return key.digest
+    }
+
+    /// The key of the card's bitmap at one scale.
+    func imageKey(scale: Int) -> ContentDigest {
+        var key = fingerprint(domain: "card-image")
+        key.add("scale", scale)
+        return key.digest
+    }
+
+    private func fingerprint(domain: String) -> Fingerprint {
+        var key = Fingerprint(domain: domain)
+        key.add("image", image)
+        key.add("text", text)
+        key.add("style", style)
+        key.add("renderer", renderer)
+        return key
+    }
+}

@@ -1,0 +1,26 @@
+import CardBakeFiles
+import CardBakeManifest
+import Foundation
+
+/// Removes what cardbake wrote, and nothing else.
+public enum OutputCleaner {
+    /// Removes the cards the manifest names and the manifest itself, then `cards/` if it is empty;
+    /// first, what a build killed part-way left (see ``WriteJournal``).
+    public static func removeOutput(at directory: URL) throws {
+        _ = WriteJournal.output(directory, cards: [])
+        let manifestURL = directory.appendingPathComponent(CardManifest.fileName)
+        guard let manifest = CardManifest.read(from: manifestURL) else { return }
+        _ = OutputWriter.remove(manifest.files, in: directory)
+        try FileManager.default.removeItem(at: manifestURL)
+        let cards = directory.appendingPathComponent("cards")
+        if (try? FileManager.default.contentsOfDirectory(atPath: cards.path))?.isEmpty == true {
+            try FileManager.default.removeItem(at: cards)
+        }
+    }
+
+    /// Removes the cache folder.
+    public static func removeCache(at directory: URL) throws {
+        guard FileManager.default.fileExists(atPath: directory.path) else { return }
+        try FileManager.default.removeItem(at: directory)
+    }
+}

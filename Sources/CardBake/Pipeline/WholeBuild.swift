@@ -1,0 +1,98 @@
+import CardBakeCache
+import CardBakeCatalog
+import CardBakeFiles
+import CardBakeManifest
+import CardBakeRender
+import Foundation
+
+/// A whole build seen as one action of the action cache, so that a rebuild with nothing changed
+/// is answered by `stat`ing files instead of planning every card (as ccache's direct mode answers
+/// from a manifest of dependencies, or ninja from its log).
+///
+/// The key covers everything a build of the catalog reads: the catalog file's path and bytes, the
+/// request's overrides, the renderer, libvips, the manifest's schema, and the digest of each
+/// distinct image and font file the cards use, fonts as fontconfig resolves them now. The record
+/// under the key is the ``outputDigest(manifest:files:)`` of what a build in which every card
+/// succeeded left in the output folder. A later build with the same key is up to date when the
+/// folder, read through the stat cache, still has that digest: same manifest, and every card file
+/// with the bytes it names.
+struct WholeBuild {
+    let key: ContentDigest
+
+    /// The key of building `catalog` as `request` asks; nil when the catalog was not read from a
+    /// file, or when an image or font cannot be read (planning the cards reports which).
+    init?(catalog: Catalog, request: BuildRequest, statCache: StatCache, fonts: FontResolver) {
+        guard let catalogDigest = catalog.digest else { return nil }
+        var key = Fingerprint(domain: "whole-build")
+        key.add("catalog", catalog.file.fileSystemPath)
+        key.add("catalogBytes", catalogDigest)
+        key.add("scales", request.scales.map { $0.map(String.init).joined(separator: ",") })
+        key.add("format", request.format?.rawValue)
+        key.add("generator", Builder.generator)
+        key.add("manifestSchema", CardManifest.schemaVersion)
+        key.add("renderer", RendererVersion.digest)
+        let fontRequests = Set(catalog.cards.flatMap { [$0.style.title.fontRequest, $0.style.description.fontRequest] })
+        for request in fontRequests.sorted() {
+            guard let font = try? fonts.font(for: request) else { return nil }
+            key.add("font", request.description)
+            key.add("font.family", font.family)
+            key.add("font.file", font.file.fileSystemPath)
+            key.add("font.digest", font.digest)
+        }
+        for image in Set(catalog.cards.map(\.image.fileSystemPath)).sorted() {
+            guard let digest = try? statCache.digest(ofFileAtPath: image) else { return nil }
+            key.add("image", image)
+            key.add("image.digest", digest)
+        }
+        self.key = key.digest
+    }
+
+    /// The digest of an output folder holding a manifest with digest `manifest` and `files`
+    /// (relative paths, in catalog order, each card's scales in its style's order) with the
+    /// digests of their bytes.
+    static func outputDigest(manifest: ContentDigest, files: some Sequence<(file: String, digest: ContentDigest)>) -> ContentDigest {
+        var output = Fingerprint(domain: "whole-build-output")
+        output.add("manifest", manifest)
+        for (file, digest) in files {
+            output.add("file", file)
+            output.add("digest", digest)
+        }
+        return output.digest
+    }
+
+    /// ``outputDigest(manifest:files:)`` of the files `entries` name for `cards` (the same cards,
+    /// in catalog order): what a build that wrote them records under its key.
+    static func outputDigest(manifest: ContentDigest, entries: [CardManifest.Entry], of cards: [Card]) -> ContentDigest {
+        outputDigest(manifest: manifest, files: zip(cards, entries).flatMap { card, entry in
+            card.style.scales.compactMap { scale in
+                entry.images[CardManifest.scaleName(scale)].map { (file: $0.file, digest: $0.sha256) }
+            }
+        })
+    }
+
+    /// Whether the output folder is as the build recorded under this key left it, with every
+    /// file's digest looked up through `statCache` by `workers` threads. Any file missing or
+    /// unreadable means it is not.
+    func isUpToDate(_ catalog: Catalog, in folder: URL, manifest: URL, records: RecordCache,
+                    statCache: StatCache, workers: Int) -> Bool {
+        guard let recorded = records.record(ContentDigest.self, for: key),
+              let manifestDigest = try? statCache.digest(ofFileAt: manifest) else { return false }
+        let root = folder.fileSystemPath + "/"
+        // A few hundred cards per item: one stat-cache lock per item rather than per file.
+        let batches = stride(from: 0, to: catalog.cards.count, by: 256).map { start in
+            catalog.cards[start..<min(start + 256, catalog.cards.count)]
+        }
+        let found = WorkerPool.map(batches, workers: workers) { cards in
+            let files = cards.flatMap(OutputWriter.files(for:))
+            return zip(files, statCache.digests(ofFilesAtPaths: files.map { root + $0 })).map { (file: $0, digest: $1) }
+        }
+        var files: [(file: String, digest: ContentDigest)] = []
+        for case let batch? in found {
+            for case let (file, digest?) in batch {
+                files.append((file, digest))
+            }
+        }
+        return files.count == catalog.cards.reduce(0) { $0 + $1.style.scales.count }
+            && Self.outputDigest(manifest: manifestDigest, files: files) == recorded
+    }
+}

@@ -1,0 +1,20 @@
+import CardBakeCatalog
+import CardBakeFiles
+import CardBakeManifest
+import Foundation
+
+extension WriteJournal {
+    /// The journal of an output folder for a build of `cards`. Its note lists their files and those
+    /// the manifest in place names, which the build may remove. After a killed build, the files its
+    /// note listed that the manifest in place does not name are removed: the killed build wrote them
+    /// for a manifest it never wrote, or was removing them for the one it did. Temporary files are
+    /// looked for only where cardbake writes, the folder itself and `cards/`.
+    static func output(_ folder: URL, cards: [Card]) -> WriteJournal {
+        let manifest = folder.appendingPathComponent(CardManifest.fileName)
+        return WriteJournal(folder: folder, areas: ["", "cards"]) { unfinished in
+            _ = OutputWriter.remove(unfinished.subtracting(CardManifest.read(from: manifest)?.files ?? []), in: folder)
+        } listing: {
+            (CardManifest.read(from: manifest)?.files ?? []).union(cards.flatMap(OutputWriter.files(for:)))
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import CardBakeManifest
+import Foundation
+
+/// A build cache in two parts, after the Bazel remote-cache protocol (`/ac/<key>`, `/cas/<sha256>`).
+///
+/// The action cache maps the key of a piece of work (a ``Fingerprint`` digest) to a small record
+/// of its result, which typically names blobs by digest. The content-addressed store keeps the
+/// blobs themselves under the SHA-256 of their bytes. Reads never throw: anything that cannot
+/// be read intact is a miss, and the caller redoes the work.
+public protocol ArtifactStoring: Sendable {
+    /// Action cache: the record stored under `key`; nil on a miss or if the entry fails its integrity check.
+    func actionResult(for key: ContentDigest) -> Data?
+
+    /// Stores `record` under `key`, replacing any earlier record.
+    func storeActionResult(_ record: Data, for key: ContentDigest) throws
+
+    /// Content-addressed store: the blob whose SHA-256 is `digest`; nil if absent or damaged
+    /// (a damaged entry is also removed).
+    func blob(_ digest: ContentDigest) -> Data?
+
+    /// Stores `data` under its SHA-256 and returns that digest; storing an existing blob again is cheap.
+    @discardableResult
+    func storeBlob(_ data: Data) throws -> ContentDigest
+}

@@ -1,0 +1,37 @@
+import CardBakeFiles
+import CardBakeManifest
+import Crypto
+import Foundation
+
+extension ContentDigest {
+    /// The SHA-256 of `data`.
+    public static func sha256(_ data: some DataProtocol) -> ContentDigest {
+        ContentDigest(SHA256.hash(data: data))
+    }
+
+    /// The SHA-256 of a file's bytes, read in chunks of at most 1 MiB rather than all at once.
+    ///
+    /// - Throws: ``FileSystemError/cannotRead(path:errno:)`` naming the file.
+    public static func sha256(ofFileAt url: URL) throws -> ContentDigest {
+        try sha256(of: ReadableFile(path: url.fileSystemPath))
+    }
+
+    /// The SHA-256 of the rest of an open file.
+    package static func sha256(of file: borrowing ReadableFile) throws -> ContentDigest {
+        // A small file needs only a small buffer: one byte over its length reaches the end in one read.
+        let chunkSize = min(1 << 20, Int(try file.status().size) + 1)
+        var hasher = SHA256()
+        try withUnsafeTemporaryAllocation(byteCount: chunkSize, alignment: 16) { buffer in
+            while case let count = try file.read(into: buffer), count > 0 {
+                hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            }
+        }
+        return ContentDigest(hasher.finalize())
+    }
+
+    /// The digest swift-crypto computed.
+    package init(_ digest: SHA256.Digest) {
+        self.init(bytes: Array(digest))!
+    }
+
+}

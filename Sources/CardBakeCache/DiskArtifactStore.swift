@@ -1,0 +1,103 @@
+import CardBakeFiles
+import CardBakeManifest
+import Foundation
+import Glibc
+
+/// An ``ArtifactStoring`` in a directory, safe to share between threads and between processes.
+///
+/// Layout under `root`:
+///
+///     VERSION                  the layout marker, "cardbake-cache 1"
+///     ac/<2 hex>/<64 hex>      action results: the record, then SHA-256(key ‖ record)
+///     cas/<2 hex>/<64 hex>     blobs, named by the SHA-256 of their bytes
+///
+/// Every entry is written with ``AtomicFileWriter``, so readers never see a partial entry and two
+/// processes storing the same entry at once both succeed. Every read is checked: a blob must
+/// hash to its name and an action result must match its trailing checksum, which also binds it
+/// to its key. An entry that fails the check is deleted and reported as a miss. (A process that
+/// deletes a damaged entry just as another replaces it can delete the good copy too; that costs
+/// one more miss, never a wrong result.)
+public struct DiskArtifactStore: ArtifactStoring {
+    /// The contents of `<root>/VERSION` for the layout this type reads and writes.
+    public static let layout = "cardbake-cache 1"
+
+    /// The cache directory, e.g. a project's `.cardbake/`.
+    public let root: URL
+
+    /// Opens the store in `root`, creating the directory and its `VERSION` file if missing.
+    ///
+    /// - Throws: ``CacheError/incompatibleStore(path:found:)`` if `VERSION` names another layout;
+    ///   ``FileSystemError/cannotRead(path:errno:)`` or ``FileSystemError/cannotWrite(path:errno:)``
+    ///   if the marker cannot be read or written.
+    public init(root: URL) throws {
+        self.root = root
+        let marker = root.appendingPathComponent("VERSION")
+        let expected = Data((Self.layout + "\n").utf8)
+        do {
+            let found = try ReadableFile(path: marker.fileSystemPath).readToEnd()
+            guard found == expected else {
+                let summary = String(decoding: found.prefix(80), as: UTF8.self)
+                throw CacheError.incompatibleStore(path: root.fileSystemPath,
+                                                   found: summary.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+        } catch FileSystemError.cannotRead(_, ENOENT) {
+            try AtomicFileWriter.write(expected, to: marker)
+        }
+    }
+
+    public func actionResult(for key: ContentDigest) -> Data? {
+        readEntry(at: actionResultURL(for: key)) { $0.removingChecksum(context: key.bytes) }
+    }
+
+    public func storeActionResult(_ record: Data, for key: ContentDigest) throws {
+        try writeEntry(record.appendingChecksum(context: key.bytes), to: actionResultURL(for: key))
+    }
+
+    public func blob(_ digest: ContentDigest) -> Data? {
+        readEntry(at: blobURL(for: digest)) { entry in
+            ContentDigest.sha256(entry) == digest ? entry : nil
+        }
+    }
+
+    @discardableResult
+    public func storeBlob(_ data: Data) throws -> ContentDigest {
+        let digest = ContentDigest.sha256(data)
+        try writeEntry(data, to: blobURL(for: digest))
+        return digest
+    }
+
+    /// Where the action result for `key` is kept.
+    package func actionResultURL(for key: ContentDigest) -> URL {
+        entryURL(in: "ac", named: key)
+    }
+
+    /// Where the blob with `digest` is kept.
+    package func blobURL(for digest: ContentDigest) -> URL {
+        entryURL(in: "cas", named: digest)
+    }
+
+    private func entryURL(in area: String, named digest: ContentDigest) -> URL {
+        let name = digest.description
+        return root.appendingPathComponent(area)
+            .appendingPathComponent(String(name.prefix(2)))
+            .appendingPathComponent(name)
+    }
+
+    /// Reads an entry and returns what `check` makes of it; an entry `check` rejects is deleted.
+    /// Any failure to read is a miss.
+    private func readEntry(at url: URL, check: (Data) -> Data?) -> Data? {
+        let path = url.fileSystemPath
+        guard let entry = try? ReadableFile(path: path).readToEnd() else { return nil }
+        guard let payload = check(entry) else {
+            unlink(path)
+            return nil
+        }
+        return payload
+    }
+
+    /// Writes an entry unless an identical one is already there, which makes repeated stores cheap.
+    private func writeEntry(_ entry: Data, to url: URL) throws {
+        if let existing = try? ReadableFile(path: url.fileSystemPath).readToEnd(), existing == entry { return }
+        try AtomicFileWriter.write(entry, to: url)
+    }
+}

@@ -1,0 +1,176 @@
+import CardBakeFiles
+import CardBakeManifest
+import Foundation
+import Glibc
+import Synchronization
+
+/// Remembers files' SHA-256 digests by path and `stat`, so that unchanged files are not read again.
+///
+/// An entry holds the file's size, modification time, inode and change time (all to the
+/// nanosecond), its digest, and the moment it was recorded. It is used only when the file's
+/// current `stat` still matches *and* the entry is not "racy": both times must be older than the
+/// moment of recording by more than the file system's timestamp granularity. Otherwise a write
+/// landing in the same timestamp tick as the one hashed, with the same size, could go unnoticed,
+/// as git's "racily clean" entries can. A racy entry is re-hashed, and the new entry, recorded
+/// later, is trusted from then on.
+///
+/// The granularity is not asked of the file system but read from the times themselves: a file
+/// whose times both have a sub-second part lives on a file system with sub-second timestamps
+/// (ext4, XFS, Btrfs, tmpfs: one kernel clock tick, at most 10 ms; exFAT: 10 ms), and gets a
+/// margin of 100 ms. Whole-second times (ext3, FAT's 2 s, or a rare exact second) get 2 s. A
+/// file recorded just after it was written (an output) is therefore racy: the next lookup reads
+/// it once, and from then on it is trusted.
+///
+/// Safe to use from many threads. Paths are made absolute and lexically normalised; symbolic
+/// links are followed but not resolved, so two paths to one file have two entries.
+public final class StatCache: Sendable {
+    /// How much older than the moment of recording a file's times must be for its entry to be
+    /// trusted when both times have a sub-second part: 100 ms, in nanoseconds.
+    package static let fineRacyMargin: Int64 = 100_000_000
+    /// The same when either time is a whole second: 2 s (FAT's granularity), in nanoseconds.
+    package static let coarseRacyMargin: Int64 = 2_000_000_000
+
+    /// What is known about one file.
+    package struct Entry: Equatable, Sendable {
+        var status: FileStatus
+        var digest: ContentDigest
+        /// When the entry was made, in nanoseconds since 1970, taken before the file was examined.
+        var recordedAt: Int64
+
+        /// Whether any later write to the file must have changed its status.
+        var isTrusted: Bool {
+            let threshold = recordedAt - racyMargin
+            return status.modificationTime < threshold && status.changeTime < threshold
+        }
+
+        /// The margin for this file's times: see ``StatCache``.
+        var racyMargin: Int64 {
+            let second: Int64 = 1_000_000_000
+            let bothFine = status.modificationTime % second != 0 && status.changeTime % second != 0
+            return bothFine ? StatCache.fineRacyMargin : StatCache.coarseRacyMargin
+        }
+    }
+
+    private struct State {
+        var entries: UsedEntries<String, Entry>
+        var hits = 0
+        var misses = 0
+
+        /// The digest of the trusted entry for `path` made when the file had `status`, counted as a
+        /// hit; nil, not yet counted, when there is none.
+        mutating func hit(_ path: String, status: FileStatus) -> ContentDigest? {
+            guard let entry = entries.value(for: path, if: { $0.status == status && $0.isTrusted }) else { return nil }
+            hits += 1
+            return entry.digest
+        }
+    }
+
+    private let state: Mutex<State>
+    private let clock: @Sendable () -> Int64
+
+    /// A cache holding the entries saved in `file`; empty if `file` is nil, missing, unreadable,
+    /// damaged or of another format version.
+    public convenience init(loadingFrom file: URL?) {
+        self.init(loadingFrom: file, clock: StatCache.currentTime)
+    }
+
+    /// As the public initialiser, with `clock` (nanoseconds since 1970) standing in for the system's.
+    package init(loadingFrom file: URL?, clock: @escaping @Sendable () -> Int64) {
+        let saved = file.flatMap { try? ReadableFile(path: $0.fileSystemPath).readToEnd() }
+        state = Mutex(State(entries: UsedEntries(loaded: saved.flatMap(Self.decodeEntries) ?? [:])))
+        self.clock = clock
+    }
+
+    /// The SHA-256 of the file's bytes: the recorded digest when the file's `stat` matches a trusted
+    /// entry (a hit), otherwise read and hashed now and recorded (a miss).
+    ///
+    /// - Throws: ``FileSystemError/cannotRead(path:errno:)`` naming the file, e.g. when it does not exist.
+    public func digest(ofFileAt url: URL) throws -> ContentDigest {
+        try digest(ofFileAtPath: url.fileSystemPath)
+    }
+
+    /// ``digest(ofFileAt:)`` for an absolute, normalised `path`.
+    package func digest(ofFileAtPath path: String) throws -> ContentDigest {
+        let status = try FileStatus(path: path)
+        let recorded: ContentDigest? = state.withLock { state in
+            let recorded = state.hit(path, status: status)
+            if recorded == nil { state.misses += 1 }
+            return recorded
+        }
+        if let recorded { return recorded }
+
+        let recordedAt = clock()
+        let file = try ReadableFile(path: path)
+        let entry = Entry(status: try file.status(), digest: try ContentDigest.sha256(of: file), recordedAt: recordedAt)
+        remember(entry, forPath: path)
+        return entry.digest
+    }
+
+    /// ``digest(ofFileAt:)`` of many files, nil for each that cannot be read: the files are
+    /// examined first and their entries looked up together, which costs one lock instead of one per
+    /// file when many threads check many files (a no-op build's outputs).
+    package func digests(ofFilesAtPaths paths: [String]) -> [ContentDigest?] {
+        let statuses = paths.map { try? FileStatus(path: $0) }
+        let recorded: [ContentDigest?] = state.withLock { state in
+            zip(paths, statuses).map { path, status in status.flatMap { state.hit(path, status: $0) } }
+        }
+        return zip(paths, recorded).map { path, recorded in
+            recorded ?? (try? digest(ofFileAtPath: path))
+        }
+    }
+
+    /// Records the digest of bytes the caller wrote to `url` (an output file, say), so that they
+    /// need not be read back.
+    ///
+    /// The racy rule applies as to any entry: recorded within the margin of the file's last change
+    /// (100 ms on file systems with sub-second times), the entry is not trusted, and the next
+    /// lookup reads the file once.
+    ///
+    /// - Throws: ``FileSystemError/cannotRead(path:errno:)`` if the file cannot be examined.
+    public func record(_ digest: ContentDigest, forFileAt url: URL) throws {
+        try record(digest, forFileAtPath: url.fileSystemPath)
+    }
+
+    /// ``record(_:forFileAt:)`` for an absolute, normalised `path`.
+    package func record(_ digest: ContentDigest, forFileAtPath path: String) throws {
+        let recordedAt = clock()
+        remember(Entry(status: try FileStatus(path: path), digest: digest, recordedAt: recordedAt), forPath: path)
+    }
+
+    /// Writes atomically to `file` the entries of the files looked up or recorded since loading, so
+    /// files that left the build (deleted images, removed cards' outputs) do not accumulate; writes
+    /// nothing if that would not change the file.
+    ///
+    /// - Throws: the errors of ``AtomicFileWriter/write(_:to:)``.
+    public func save(to file: URL) throws {
+        guard let pending = state.withLock({ $0.entries.pendingSave() }) else { return }
+        try AtomicFileWriter.write(Self.encode(pending.entries), to: file)
+        state.withLock { $0.entries.saved(pending.generation) }
+    }
+
+    /// Lookups answered from an entry without reading the file.
+    public var hits: Int {
+        state.withLock { $0.hits }
+    }
+
+    /// Lookups that had to read the file: no entry, a changed `stat`, or a racy entry.
+    public var misses: Int {
+        state.withLock { $0.misses }
+    }
+
+    /// The number of files with an entry.
+    public var count: Int {
+        state.withLock { $0.entries.count }
+    }
+
+    private func remember(_ entry: Entry, forPath path: String) {
+        state.withLock { $0.entries.set(entry, for: path) }
+    }
+
+    /// The system's wall-clock time in nanoseconds since 1970, the clock file times are set from.
+    package static func currentTime() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return now.nanoseconds
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+
+/// Everything that decides how a card looks and is encoded. The defaults are CARD_SPEC.md.
+///
+/// Lengths are in points; a card rendered at scale `s` multiplies them by `s`.
+public struct CardStyle: Sendable, Hashable {
+    /// W: the card's width in points (1...2048).
+    public var cardWidth: Double = 320
+    /// T: height of the text area below the feature image, in points (0...4096).
+    public var textAreaHeight: Double = 300
+    /// The feature image's greatest height in points (1...8192); nil means 3 × `cardWidth`.
+    /// cardbake's extension of CARD_SPEC.md: see ``featureHeightLimit``.
+    public var maxFeatureHeight: Double?
+    /// Scales to render, ascending and without repeats, each 1...4.
+    public var scales: [Int] = [1, 2, 3]
+    public var output: OutputFormat = OutputFormat()
+    public var blur: BlurStyle = BlurStyle()
+    public var title: TextStyle = .defaultTitle
+    public var description: TextStyle = .defaultDescription
+    public var border: BorderStyle = BorderStyle()
+
+    public init() {}
+
+    /// The feature's greatest height in points: `maxFeatureHeight`, or 3 × `cardWidth` when it is not set, so
+    /// that by default every photo up to three times as tall as wide (9:16 portraits included) is fitted
+    /// whole, at any card width. A source taller for its width is centre-cropped to a feature this tall
+    /// instead (see ``CardLayout``).
+    public var featureHeightLimit: Double { maxFeatureHeight ?? 3 * cardWidth }
+
+    /// Pixel height of the tallest card this style renders, one whose feature is ``featureHeightLimit``
+    /// tall, at its largest scale. (Widths need no such bound: 2048 points at scale 4 suit every encoder.)
+    public var tallestCardPixelHeight: Int {
+        Int(((featureHeightLimit + textAreaHeight) * Double(scales.max() ?? 1)).rounded(.up))
+    }
+
+    /// Whether every card of this style can be encoded in its format. The catalog refuses a style that
+    /// cannot; a caller that changes `scales` or `output` afterwards must check again.
+    public var tallestCardFitsEncoder: Bool { tallestCardPixelHeight <= output.kind.maxDimension }
+}
+
+/// The encoder and its settings.
+public struct OutputFormat: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case png, jpeg, webp
+
+        /// The largest width or height in pixels the encoder writes: WebP's 16,383, libjpeg's 65,500,
+        /// and for PNG the format's own 2^31 − 1.
+        public var maxDimension: Int {
+            switch self {
+            case .png: Int(Int32.max)
+            case .jpeg: 65_500
+            case .webp: 16_383
+            }
+        }
+
+        /// File name extension of the encoded images.
+        public var fileExtension: String {
+            switch self {
+            case .png: "png"
+            case .jpeg: "jpg"
+            case .webp: "webp"
+            }
+        }
+    }
+
+    /// Catalog key `format`.
+    public var kind: Kind = .png
+    /// Catalog key `quality`: 1...100, used by JPEG and WebP.
+    public var quality: Int = 85
+    /// Catalog key `compression`: PNG zlib level 0...9. The default, 2 with adaptive filters, was
+    /// chosen from `make bench`'s format table: about 4 times faster to encode than zlib's usual 6
+    /// for files about 13 % larger (bench/RESULTS.md).
+    public var pngCompression: Int = 2
+    /// Catalog key `pngFilter`: the PNG row filter.
+    public var pngFilter: PNGFilter = .adaptive
+
+    /// How PNG rows are filtered before deflate.
+    public enum PNGFilter: String, CaseIterable, Sendable, Hashable {
+        /// No filter: fastest, largest for photographs.
+        case none
+        case sub, up, average, paeth
+        /// Each row gets the filter that suits it best (libvips' "all").
+        case adaptive
+    }
+
+    public init() {}
+}
+
+/// The background effect: blur, then saturation, then a tint (CARD_SPEC.md, "Background effect").
+public struct BlurStyle: Sendable, Hashable {
+    /// Gaussian sigma in points (0...100); 0 turns the blur off.
+    public var radius: Double = 30
+    /// Saturation factor (0...4): 1 leaves colours, 0 makes gray, 1.8 is the default boost.
+    public var saturation: Double = 1.8
+    /// Source-over fill applied last.
+    public var tint: CardColor = CardColor(red: 128, green: 128, blue: 128, alpha: 0.3)
+
+    public init() {}
+}
+
+/// A drop shadow under text.
+public struct ShadowStyle: Sendable, Hashable {
+    public var color: CardColor = CardColor(red: 0, green: 0, blue: 0, alpha: 0.3)
+    /// Offset in points (each -100...100); positive y moves the shadow down.
+    public var offsetX: Double = 0
+    public var offsetY: Double = 2
+    /// Blur radius in points (0...100), as UIKit's `shadowBlurRadius`.
+    public var radius: Double = 3
+
+    public init(color: CardColor = CardColor(red: 0, green: 0, blue: 0, alpha: 0.3),
+                offsetX: Double = 0, offsetY: Double = 2, radius: Double = 3) {
+        self.color = color
+        self.offsetX = offsetX
+        self.offsetY = offsetY
+        self.radius = radius
+    }
+}
+
+/// How a title or description is drawn.
+public struct TextStyle: Sendable, Hashable {
+    /// A font family as fontconfig names it, e.g. `Lato Heavy`. With `fontFile`, the family that file provides is used instead.
+    public var font: String
+    /// A font file (absolute once validated; relative to the catalog's folder in JSON).
+    public var fontFile: URL?
+    /// Size in points (1...200).
+    public var size: Double
+    public var color: CardColor = .white
+    /// nil draws no shadow.
+    public var shadow: ShadowStyle?
+
+    public init(font: String, fontFile: URL? = nil, size: Double, color: CardColor = .white, shadow: ShadowStyle?) {
+        self.font = font
+        self.fontFile = fontFile
+        self.size = size
+        self.color = color
+        self.shadow = shadow
+    }
+
+    public static let defaultTitle = TextStyle(font: "Lato Heavy", size: 30, shadow: ShadowStyle(offsetY: 2))
+    public static let defaultDescription = TextStyle(font: "Lato Medium", size: 16, shadow: ShadowStyle(offsetY: 1))
+}
+
+/// The hairline inside the card's edge.
+public struct BorderStyle: Sendable, Hashable {
+    /// Width in points (0...100); 0 draws no border.
+    public var width: Double = 1
+    /// HSB(0, 0, 0.85) at 20 %.
+    public var color: CardColor = CardColor(red: 0xD9, green: 0xD9, blue: 0xD9, alpha: 0.2)
+
+    public init() {}
+}

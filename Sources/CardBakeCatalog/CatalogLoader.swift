@@ -1,0 +1,53 @@
+import CardBakeCache
+import CardBakeManifest
+import Foundation
+
+/// Reads catalog files into validated ``Catalog`` values.
+///
+/// Validation is all or nothing: every problem in the file is collected in one pass and thrown
+/// together as ``CatalogError/invalid(file:problems:)``, and a catalog with any problem yields no cards.
+/// Image and font files are resolved to absolute paths but not opened; a missing image is a problem
+/// of building that card, not of the catalog.
+public enum CatalogLoader {
+    /// Reads and validates a catalog file.
+    /// - Parameter file: the catalog; relative `image` and `fontFile` paths are relative to its folder,
+    ///   and messages show this URL's path as given (a relative path stays relative).
+    /// - Throws: ``CatalogError``.
+    public static func load(from file: URL) throws -> Catalog {
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            throw CatalogError.unreadable(file: file, reason: reason(for: error))
+        }
+        return try decode(data, file: file)
+    }
+
+    /// Validates catalog bytes.
+    /// - Parameter file: where the bytes come from, used in messages and to resolve relative paths
+    ///   (relative to the file's folder); it is not read.
+    /// - Throws: ``CatalogError/invalidJSON(file:line:column:reason:)`` or ``CatalogError/invalid(file:problems:)``.
+    public static func decode(_ data: Data, file: URL) throws -> Catalog {
+        let root: JSONValue
+        do throws(JSONSyntaxError) {
+            root = try JSONDocument.parse(data)
+        } catch {
+            throw CatalogError.invalidJSON(file: file, line: error.position.line, column: error.position.column, reason: error.reason)
+        }
+        let log = ProblemLog()
+        let reader = SchemaReader(log: log, paths: CatalogPathResolver(catalogFile: file))
+        let (style, cards) = CatalogDecoder(reader: reader).decode(root)
+        guard log.count == 0 else {
+            throw CatalogError.invalid(file: file, problems: log.problemsInDocumentOrder)
+        }
+        return Catalog(file: file, style: style, cards: cards, digest: ContentDigest.sha256(data))
+    }
+
+    /// The operating system's reason, e.g. `No such file or directory`, when there is one.
+    private static func reason(for error: any Error) -> String {
+        if let posix = (error as? CocoaError)?.underlying as? POSIXError {
+            return String(cString: strerror(posix.code.rawValue))
+        }
+        return error.localizedDescription
+    }
+}

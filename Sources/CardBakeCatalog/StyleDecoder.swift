@@ -1,0 +1,121 @@
+/// Applies a `style` block of a catalog — a partial style — over a base style.
+///
+/// The same overlay serves the catalog's style (over `CardStyle()`) and each card's style (over the
+/// catalog's): every key present replaces the corresponding field of the base, every key absent
+/// keeps it, and nested blocks (`blur`, `title`, `shadow`, …) are partial in the same way.
+/// A key with a problem is reported and leaves the base value; the caller discards the result then.
+/// A style whose tallest card would be more pixels than its format's encoder writes is reported too, at
+/// the block that makes it so.
+package struct StyleDecoder {
+    package let reader: SchemaReader
+
+    package static let styleKeys = ["cardWidth", "textAreaHeight", "maxFeatureHeight", "scales", "format", "quality",
+                            "compression", "pngFilter", "blur", "title", "description", "border"]
+
+    package func overlay(_ node: SchemaReader.Node, on base: CardStyle) -> CardStyle {
+        guard let fields = reader.object(node, keys: Self.styleKeys) else { return base }
+        var style = base
+        if let width = reader.number(fields["cardWidth"], in: 1...2048) { style.cardWidth = width }
+        if let height = reader.number(fields["textAreaHeight"], in: 0...4096) { style.textAreaHeight = height }
+        if let height = reader.number(fields["maxFeatureHeight"], in: 1...8192) { style.maxFeatureHeight = height }
+        if let scales = scales(fields["scales"]) { style.scales = scales }
+        if let kind = reader.choice(fields["format"], of: OutputFormat.Kind.self) { style.output.kind = kind }
+        if let quality = reader.integer(fields["quality"], in: 1...100) { style.output.quality = quality }
+        if let level = reader.integer(fields["compression"], in: 0...9) { style.output.pngCompression = level }
+        if let filter = reader.choice(fields["pngFilter"], of: OutputFormat.PNGFilter.self) { style.output.pngFilter = filter }
+        if let blur = fields["blur"] { style.blur = overlay(blur, on: style.blur) }
+        if let title = fields["title"] { style.title = overlay(title, on: style.title) }
+        if let description = fields["description"] { style.description = overlay(description, on: style.description) }
+        if let border = fields["border"] { style.border = overlay(border, on: style.border) }
+        if base.tallestCardFitsEncoder && !style.tallestCardFitsEncoder { reportEncoderLimit(of: style, at: node) }
+        return style
+    }
+
+    /// Says how tall the tallest card is, what the format allows, and what the feature and text area may add up to.
+    private func reportEncoderLimit(of style: CardStyle, at node: SchemaReader.Node) {
+        let format = MessageText.quoted(style.output.kind.rawValue)
+        let limit = style.output.kind.maxDimension
+        let scale = style.scales.max() ?? 1
+        let cap = style.maxFeatureHeight == nil ? "maxFeatureHeight's default, 3 × cardWidth" : "maxFeatureHeight"
+        reader.report("the tallest card, a feature of \(MessageText.number(style.featureHeightLimit)) points (\(cap)) over a"
+                      + " text area of \(MessageText.number(style.textAreaHeight)) (textAreaHeight), is"
+                      + " \(style.tallestCardPixelHeight) pixels tall at scale \(scale), over the \(limit) pixels format"
+                      + " \(format) allows; allowed: maxFeatureHeight + textAreaHeight up to"
+                      + " \(MessageText.number(Double(limit) / Double(scale))) points for \(format) at scale \(scale);"
+                      + " lower them, drop scale \(scale), or choose another format.", at: node)
+    }
+
+    /// Scales to render: non-empty, each 1...4, no repeats; returned in ascending order.
+    private func scales(_ node: SchemaReader.Node?) -> [Int]? {
+        let allowed = "a non-empty array of different integers from 1 to 4"
+        guard let node, let elements = reader.array(node, expected: allowed) else { return nil }
+        guard !elements.isEmpty else {
+            reader.report("the array is empty; allowed: \(allowed).", at: node)
+            return nil
+        }
+        var firstIndexByScale: [Int: Int] = [:]
+        var isValid = true
+        for (index, element) in elements.enumerated() {
+            guard let scale = reader.integer(element, in: 1...4) else {
+                isValid = false
+                continue
+            }
+            if let first = firstIndexByScale[scale] {
+                reader.report("scale \(scale) is repeated (first at \(node.path.appending(index: first))); allowed: \(allowed).", at: element)
+                isValid = false
+            } else {
+                firstIndexByScale[scale] = index
+            }
+        }
+        return isValid ? firstIndexByScale.keys.sorted() : nil
+    }
+
+    private func overlay(_ node: SchemaReader.Node, on base: BlurStyle) -> BlurStyle {
+        guard let fields = reader.object(node, keys: ["radius", "saturation", "tint"]) else { return base }
+        var blur = base
+        if let radius = reader.number(fields["radius"], in: 0...100) { blur.radius = radius }
+        if let saturation = reader.number(fields["saturation"], in: 0...4) { blur.saturation = saturation }
+        if let tint = reader.color(fields["tint"]) { blur.tint = tint }
+        return blur
+    }
+
+    /// `fontFile: null` removes the base's font file and `shadow: null` its shadow.
+    private func overlay(_ node: SchemaReader.Node, on base: TextStyle) -> TextStyle {
+        guard let fields = reader.object(node, keys: ["font", "fontFile", "size", "color", "shadow"]) else { return base }
+        var text = base
+        if let font = reader.text(fields["font"], rule: .fontName) { text.font = font }
+        if let fontFile = fields["fontFile"] {
+            if fontFile.value.isNull {
+                text.fontFile = nil
+            } else if let url = reader.filePath(fontFile, orNull: true) {
+                text.fontFile = url
+            }
+        }
+        if let size = reader.number(fields["size"], in: 1...200) { text.size = size }
+        if let color = reader.color(fields["color"]) { text.color = color }
+        if let shadow = fields["shadow"] {
+            text.shadow = shadow.value.isNull ? nil : overlay(shadow, on: text.shadow ?? ShadowStyle())
+        }
+        return text
+    }
+
+    private func overlay(_ node: SchemaReader.Node, on base: ShadowStyle) -> ShadowStyle {
+        guard let fields = reader.object(node, keys: ["color", "offset", "radius"], orNull: true) else { return base }
+        var shadow = base
+        if let color = reader.color(fields["color"]) { shadow.color = color }
+        if let offset = fields["offset"], let offsetFields = reader.object(offset, keys: ["x", "y"]) {
+            if let x = reader.number(offsetFields["x"], in: -100...100) { shadow.offsetX = x }
+            if let y = reader.number(offsetFields["y"], in: -100...100) { shadow.offsetY = y }
+        }
+        if let radius = reader.number(fields["radius"], in: 0...100) { shadow.radius = radius }
+        return shadow
+    }
+
+    private func overlay(_ node: SchemaReader.Node, on base: BorderStyle) -> BorderStyle {
+        guard let fields = reader.object(node, keys: ["width", "color"]) else { return base }
+        var border = base
+        if let width = reader.number(fields["width"], in: 0...100) { border.width = width }
+        if let color = reader.color(fields["color"]) { border.color = color }
+        return border
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Glibc
+
+/// Replaces files atomically: a reader, in this process or another, sees the old file or the
+/// complete new one, never a partial write.
+///
+/// The bytes go to a temporary file named `.tmp-<pid>-<random>` in the destination's directory,
+/// which is then renamed over the destination. The temporary file is removed on any failure.
+/// The data is not flushed to disk (`fsync`), so a power cut can still lose a recent write;
+/// the cache stores check what they read and treat a damaged file as a miss.
+public enum AtomicFileWriter {
+    /// Writes `data` to `url`, creating missing parent directories and replacing any existing file.
+    ///
+    /// New files get the permissions `0666` less the process's umask, as with `open(2)`.
+    ///
+    /// - Throws: ``FileSystemError/cannotWrite(path:errno:)`` naming `url`, or
+    ///   ``FileSystemError/cannotCreateDirectory(path:errno:)`` naming the directory that could not be made.
+    public static func write(_ data: Data, to url: URL) throws {
+        let destination = url.fileSystemPath
+        let directory = url.deletingLastPathComponent()
+        let temporary = directory.appendingPathComponent(temporaryName()).fileSystemPath
+        let descriptor = try createFile(atPath: temporary, in: directory, reportingAs: destination)
+        let writeError = writeAll(data, to: descriptor)
+        // Close before renaming: the rename publishes the file, and a failed close can mean lost data.
+        let closeError = close(descriptor) == 0 || errno == EINTR ? nil : errno
+        if let code = writeError ?? closeError ?? (rename(temporary, destination) == 0 ? nil : errno) {
+            unlink(temporary)
+            throw FileSystemError.cannotWrite(path: destination, errno: code)
+        }
+    }
+
+    /// A new temporary file name, `.tmp-<pid>-<random hex>`.
+    package static func temporaryName() -> String {
+        ".tmp-\(getpid())-\(String(UInt64.random(in: .min ... .max), radix: 16))"
+    }
+
+    /// Whether `name` is one of this writer's temporary file names.
+    package static func isTemporaryName(_ name: String) -> Bool {
+        name.wholeMatch(of: /\.tmp-[0-9]+-[0-9a-f]+/) != nil
+    }
+
+    /// Removes the temporary files that writers killed before renaming them left in `directory`
+    /// (and its subfolders when `recursive`). Only for a folder no other process writes to meanwhile.
+    package static func removeLeftovers(in directory: URL, recursive: Bool) {
+        let options: FileManager.DirectoryEnumerationOptions = recursive ? [] : [.skipsSubdirectoryDescendants]
+        let found = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil, options: options)
+        while let url = found?.nextObject() as? URL {
+            if isTemporaryName(url.lastPathComponent) {
+                unlink(url.fileSystemPath)
+            }
+        }
+    }
+
+    /// Creates a new file exclusively, making its directory first if that is what is missing.
+    private static func createFile(atPath path: String, in directory: URL,
+                                   reportingAs destination: String) throws -> Int32 {
+        var descriptor = openExclusively(path)
+        if descriptor < 0 && errno == ENOENT {
+            try createDirectory(at: directory)
+            descriptor = openExclusively(path)
+        }
+        guard descriptor >= 0 else { throw FileSystemError.cannotWrite(path: destination, errno: errno) }
+        return descriptor
+    }
+
+    /// `open(2)` of a file that must not exist yet, retried when a signal interrupts it.
+    private static func openExclusively(_ path: String) -> Int32 {
+        var descriptor: Int32
+        repeat {
+            descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        } while descriptor < 0 && errno == EINTR
+        return descriptor
+    }
+
+    /// Writes every byte, resuming after partial writes and interruptions by signals; returns `errno` on failure.
+    private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32? {
+        data.withUnsafeBytes { bytes in
+            var written = 0
+            while written < bytes.count {
+                let count = Glibc.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+                if count >= 0 {
+                    written += count
+                } else if errno != EINTR {
+                    return errno
+                }
+            }
+            return nil
+        }
+    }
+
+    /// `mkdir -p`: creates the directory and any missing parents; another process creating them meanwhile is fine.
+    package static func createDirectory(at directory: URL) throws {
+        let path = directory.fileSystemPath
+        if mkdir(path, 0o777) == 0 { return }
+        switch errno {
+        case EEXIST:
+            var info = stat()
+            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+                throw FileSystemError.cannotCreateDirectory(path: path, errno: ENOTDIR)
+            }
+        case ENOENT:
+            try createDirectory(at: directory.deletingLastPathComponent())
+            guard mkdir(path, 0o777) == 0 || errno == EEXIST else {
+                throw FileSystemError.cannotCreateDirectory(path: path, errno: errno)
+            }
+        case let code:
+            throw FileSystemError.cannotCreateDirectory(path: path, errno: code)
+        }
+    }
+}

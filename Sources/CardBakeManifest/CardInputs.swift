@@ -1,0 +1,47 @@
+/// Digests of everything a card's pixels depend on, grouped the way `cardbake check` explains a
+/// change. Two cards with equal inputs render to the same bytes on the same machine.
+public struct CardInputs: Sendable, Hashable, Codable {
+    /// The source image's bytes.
+    public var image: ContentDigest
+    /// Title and description.
+    public var text: ContentDigest
+    /// Every resolved style value except the list of scales, the font files' contents and the encoder settings.
+    public var style: ContentDigest
+    /// The renderer's version salt and the libvips version.
+    public var renderer: ContentDigest
+
+    public init(image: ContentDigest, text: ContentDigest, style: ContentDigest, renderer: ContentDigest) {
+        self.image = image
+        self.text = text
+        self.style = style
+        self.renderer = renderer
+    }
+
+    /// A group of inputs, as `check` names a change.
+    public enum Group: CaseIterable, Sendable, CustomStringConvertible {
+        case image, text, style, renderer
+
+        public var description: String {
+            switch self {
+            case .image: "image changed"
+            case .text: "title or description changed"
+            case .style: "style changed (or a font file it uses)"
+            case .renderer: "renderer or libvips version changed"
+            }
+        }
+    }
+
+    /// The groups whose digests differ from `other`'s.
+    public func differences(from other: CardInputs) -> [Group] {
+        Group.allCases.filter { self[$0] != other[$0] }
+    }
+
+    private subscript(group: Group) -> ContentDigest {
+        switch group {
+        case .image: image
+        case .text: text
+        case .style: style
+        case .renderer: renderer
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// `Output/manifest.json`: what an app reads to show the prerendered cards. Cards are in catalog
+/// order and nothing in it depends on time, so the same inputs give the same bytes.
+public struct CardManifest: Codable, Sendable, Equatable {
+    public static let schemaVersion = 1
+    /// The manifest's file name in an output folder.
+    public static let fileName = "manifest.json"
+
+    public var schema: Int
+    /// `cardbake 0.1.0 (libvips 8.14.1)`.
+    public var generator: String
+    public var cards: [Entry]
+
+    public struct Entry: Codable, Sendable, Equatable {
+        public var id: String
+        public var title: String
+        public var description: String
+        /// In points.
+        public var size: Size
+        /// SHA-256 of everything the card depends on (``CardInputs`` and its scales).
+        public var key: ContentDigest
+        public var placeholder: Placeholder
+        /// By scale name (`1x`, `2x`, …).
+        public var images: [String: Image]
+        /// The digests behind `key`, so `cardbake check` can say which input changed.
+        public var inputs: CardInputs
+
+        public init(id: String, title: String, description: String, size: Size, key: ContentDigest, placeholder: Placeholder, images: [String: Image], inputs: CardInputs) {
+            self.id = id
+            self.title = title
+            self.description = description
+            self.size = size
+            self.key = key
+            self.placeholder = placeholder
+            self.images = images
+            self.inputs = inputs
+        }
+    }
+
+    public struct Size: Codable, Sendable, Equatable {
+        public var width: Double
+        public var height: Double
+
+        public init(width: Double, height: Double) {
+            self.width = width
+            self.height = height
+        }
+    }
+
+    public struct Placeholder: Codable, Sendable, Equatable {
+        /// The card's dominant colour, `#RRGGBB`, to show before the bitmap is decoded.
+        public var color: String
+
+        public init(color: String) {
+            self.color = color
+        }
+    }
+
+    public struct Image: Codable, Sendable, Equatable {
+        /// Relative to the manifest's folder, e.g. `cards/toucan@2x.png`.
+        public var file: String
+        /// In pixels.
+        public var width: Int
+        public var height: Int
+        public var bytes: Int
+        public var sha256: ContentDigest
+
+        public init(file: String, width: Int, height: Int, bytes: Int, sha256: ContentDigest) {
+            self.file = file
+            self.width = width
+            self.height = height
+            self.bytes = bytes
+            self.sha256 = sha256
+        }
+    }
+
+    public init(generator: String, cards: [Entry]) {
+        schema = Self.schemaVersion
+        self.generator = generator
+        self.cards = cards
+    }
+
+    /// The manifest at `url`, or nil when there is none or it is not one cardbake wrote.
+    public static func read(from url: URL) -> CardManifest? {
+        guard let data = try? Data(contentsOf: url),
+              let manifest = try? JSONDecoder().decode(CardManifest.self, from: data),
+              manifest.schema == schemaVersion else { return nil }
+        return manifest
+    }
+
+    /// Stable bytes: pretty-printed, keys sorted, a final newline.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self) + Data("\n".utf8)
+    }
+
+    /// Every file the manifest names, relative to its folder.
+    package var files: Set<String> {
+        Set(cards.flatMap { $0.images.values.map(\.file) })
+    }
+
+    /// The name of a scale in `images`.
+    package static func scaleName(_ scale: Int) -> String { "\(scale)x" }
+}

@@ -1,0 +1,22 @@
+import CardBakeCache
+import CardBakeCatalog
+import CardBakeManifest
+
+extension BackgroundEffect {
+    /// The key of this effect applied to the image with `imageDigest`: it depends on the image, the
+    /// card's size, the blur parameters and the reduced resolution, not on text or encoder.
+    package func key(imageDigest: ContentDigest, textAreaHeight: Double) -> ContentDigest {
+        var key = Fingerprint(domain: "background")
+        key.add("image", imageDigest)
+        key.add("cardWidth", cardWidth)
+        key.add("textAreaHeight", textAreaHeight)
+        // The card's height follows the source's aspect and maxFeatureHeight, which the key has no other way to see.
+        key.add("cardHeight", cardHeight)
+        key.add("blur.radius", blur.radius)
+        key.add("blur.saturation", blur.saturation)
+        key.add("blur.tint", blur.tint.fingerprintValue)
+        key.add("resolution", resolution)
+        key.add("renderer", RendererVersion.digest)
+        return key.digest
+    }
+}

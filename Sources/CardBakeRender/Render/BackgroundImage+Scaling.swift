@@ -1,0 +1,84 @@
+import Vips
+
+extension BackgroundImage {
+    /// The background enlarged to `width × height` pixels with a Catmull-Rom cubic, pixel centres
+    /// aligned and edges extended: interleaved RGB floats, row by row.
+    ///
+    /// This is libvips' bicubic upsizing done here, separably and in one pass per axis: the
+    /// background is tiny (a blur this wide is low-frequency), so every output pixel reads 4 × 4
+    /// of its samples, and writing the card-sized result is most of the work.
+    package func samples(scaledToWidth width: Int, height: Int) -> [Float] {
+        let columns = CubicTaps(from: self.width, to: width)
+        let rows = CubicTaps(from: self.height, to: height)
+        // Each source row enlarged horizontally first: small, as the source has few rows.
+        var wideRows = [Float](repeating: 0, count: self.height * width * 3)
+        samples.withUnsafeBufferPointer { source in
+            wideRows.withUnsafeMutableBufferPointer { wide in
+                for row in 0..<self.height {
+                    for x in 0..<width {
+                        let taps = columns[x]
+                        for band in 0..<3 {
+                            var sum: Float = 0
+                            for tap in 0..<4 {
+                                sum += taps.weights[tap] * source[(row * self.width + taps.indices[tap]) * 3 + band]
+                            }
+                            wide[(row * width + x) * 3 + band] = sum
+                        }
+                    }
+                }
+            }
+        }
+        var result = [Float](repeating: 0, count: width * height * 3)
+        let rowLength = width * 3
+        wideRows.withUnsafeBufferPointer { wide in
+            result.withUnsafeMutableBufferPointer { output in
+                for y in 0..<height {
+                    // Weights and row starts in locals, so the inner loop is plain vectorisable arithmetic.
+                    let taps = rows[y]
+                    let (w0, w1, w2, w3) = (taps.weights[0], taps.weights[1], taps.weights[2], taps.weights[3])
+                    let (r0, r1, r2, r3) = (taps.indices[0] * rowLength, taps.indices[1] * rowLength,
+                                            taps.indices[2] * rowLength, taps.indices[3] * rowLength)
+                    let out = y * rowLength
+                    for index in 0..<rowLength {
+                        output[out + index] = w0 * wide[r0 + index] + w1 * wide[r1 + index]
+                            + w2 * wide[r2 + index] + w3 * wide[r3 + index]
+                    }
+                }
+            }
+        }
+        return result
+    }
+
+    /// The background scaled to `width × height` pixels (float, 3 bands, sRGB).
+    public func scaled(toWidth width: Int, height: Int) throws(VipsError) -> VipsImage {
+        try VipsImage.fromPixels(samples(scaledToWidth: width, height: height), width: width, height: height, bands: 3)
+            .labelledSRGB()
+    }
+}
+
+/// For each output position along one axis, the four source positions a Catmull-Rom cubic reads
+/// (clamped to the edges) and their weights.
+private struct CubicTaps {
+    struct Taps {
+        var indices: [Int]
+        var weights: [Float]
+    }
+
+    private let taps: [Taps]
+
+    init(from sourceCount: Int, to count: Int) {
+        let step = Double(sourceCount) / Double(count)
+        taps = (0..<count).map { position in
+            let centre = (Double(position) + 0.5) * step - 0.5
+            let first = Int(centre.rounded(.down))
+            let t = centre - Double(first)
+            let t2 = t * t, t3 = t2 * t
+            let weights = [(-t3 + 2 * t2 - t) / 2, (3 * t3 - 5 * t2 + 2) / 2,
+                           (-3 * t3 + 4 * t2 + t) / 2, (t3 - t2) / 2]
+            return Taps(indices: (first - 1...first + 2).map { min(max($0, 0), sourceCount - 1) },
+                        weights: weights.map(Float.init))
+        }
+    }
+
+    subscript(position: Int) -> Taps { taps[position] }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// A separable Gaussian blur of one-band 8-bit samples, computed here in float: libvips'
+/// `gaussblur` kernel (float precision, minimum amplitude 0.2, normalised) with edge samples
+/// repeated beyond the edges.
+///
+/// Text shadows use it. libvips' integer-precision blur compiles an orc program for every blur it
+/// builds, which on several threads raced in orc 0.4.33's code allocator (now serialised by
+/// `Vips.pipelineLock`; docs/RELIABILITY.md), and its float precision costs about a second of CPU
+/// more on a 48-card build; a shadow mask is small, so this costs next to nothing.
+package struct GaussianBlur {
+    /// The kernel's weights, summing to 1; an odd count, centred.
+    package let kernel: [Float]
+
+    package init(sigma: Double) {
+        let twoSigmaSquared = 2 * sigma * sigma
+        let searchLimit = min(max(0, Int(8 * sigma)), 5000)
+        var reach = 0
+        while reach < searchLimit, exp(-Double(reach * reach) / twoSigmaSquared) >= 0.2 {
+            reach += 1
+        }
+        let count = max(1, reach * 2 - 1)
+        let weights = (0..<count).map { index -> Double in
+            let offset = Double(index - count / 2)
+            return exp(-offset * offset / twoSigmaSquared)
+        }
+        let sum = weights.reduce(0, +)
+        kernel = weights.map { Float($0 / sum) }
+    }
+
+    /// `samples` (`width × height`, row by row) blurred: the same size, as floats 0–255.
+    package func blurred(_ samples: [UInt8], width: Int, height: Int) -> [Float] {
+        precondition(samples.count == width * height, "sample count does not match the size")
+        let radius = kernel.count / 2
+        var across = [Float](repeating: 0, count: samples.count)
+        var result = [Float](repeating: 0, count: samples.count)
+        // One row at a time, widened by `radius` repeated edge samples on each side, so both passes
+        // are plain multiply-adds over whole rows, which vectorise; empty rows are skipped.
+        var padded = [Float](repeating: 0, count: width + 2 * radius)
+        var rowIsEmpty = [Bool](repeating: true, count: height)
+        kernel.withUnsafeBufferPointer { kernel in
+            samples.withUnsafeBufferPointer { source in
+                across.withUnsafeMutableBufferPointer { across in
+                    padded.withUnsafeMutableBufferPointer { padded in
+                        for y in 0..<height {
+                            let row = y * width
+                            let sourceRow = UnsafeBufferPointer(rebasing: source[row..<row + width])
+                            guard sourceRow.contains(where: { $0 != 0 }) else { continue }
+                            rowIsEmpty[y] = false
+                            for x in 0..<padded.count {
+                                padded[x] = Float(sourceRow[min(max(x - radius, 0), width - 1)])
+                            }
+                            let output = UnsafeMutableBufferPointer(rebasing: across[row..<row + width])
+                            for tap in 0..<kernel.count {
+                                Self.add(kernel[tap], times: UnsafeBufferPointer(rebasing: padded[tap..<tap + width]),
+                                         to: output)
+                            }
+                        }
+                    }
+                }
+            }
+            across.withUnsafeBufferPointer { across in
+                result.withUnsafeMutableBufferPointer { result in
+                    for y in 0..<height {
+                        let output = UnsafeMutableBufferPointer(rebasing: result[y * width..<(y + 1) * width])
+                        for tap in 0..<kernel.count {
+                            let sourceY = min(max(y + tap - radius, 0), height - 1)
+                            guard !rowIsEmpty[sourceY] else { continue }
+                            Self.add(kernel[tap], times: UnsafeBufferPointer(rebasing: across[sourceY * width..<(sourceY + 1) * width]),
+                                     to: output)
+                        }
+                    }
+                }
+            }
+        }
+        return result
+    }
+
+    /// `output[i] += weight × row[i]` for every `i`; the rows have the same length.
+    @inline(__always)
+    private static func add(_ weight: Float, times row: UnsafeBufferPointer<Float>,
+                            to output: UnsafeMutableBufferPointer<Float>) {
+        for index in 0..<output.count {
+            output[index] += weight * row[index]
+        }
+    }
+}

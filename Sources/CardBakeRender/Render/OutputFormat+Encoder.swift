@@ -1,0 +1,27 @@
+import CardBakeCatalog
+import Vips
+
+extension OutputFormat {
+    /// The libvips encoder for these settings.
+    package var encoder: VipsEncoder {
+        switch kind {
+        case .png: .png(compression: pngCompression, filter: pngFilter.encoderFilter)
+        case .jpeg: .jpeg(quality: quality)
+        case .webp: .webp(quality: quality)
+        }
+    }
+}
+
+extension OutputFormat.PNGFilter {
+    /// The libvips filter set for this choice.
+    package var encoderFilter: VipsEncoder.PNGFilter {
+        switch self {
+        case .none: .none
+        case .sub: .sub
+        case .up: .up
+        case .average: .average
+        case .paeth: .paeth
+        case .adaptive: .all
+        }
+    }
+}

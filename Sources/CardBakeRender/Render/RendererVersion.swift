@@ -1,0 +1,17 @@
+import CardBakeCache
+import CardBakeManifest
+import Vips
+
+/// The identity of the renderer: part of every key of a rendered artifact.
+public enum RendererVersion {
+    /// Bump when a change to the renderer changes pixels, so every cached card is redone.
+    public static let salt = "cardbake-renderer-4"
+
+    /// The salt and the libvips version.
+    public static let digest: ContentDigest = {
+        var renderer = Fingerprint(domain: "renderer")
+        renderer.add("salt", salt)
+        renderer.add("libvips", Vips.version)
+        return renderer.digest
+    }()
+}

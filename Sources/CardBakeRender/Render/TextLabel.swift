@@ -1,0 +1,41 @@
+import CardBakeCatalog
+import Vips
+
+/// A title or description drawn as composite layers: its shadow, then the text itself.
+package struct TextLabel {
+    package let text: String
+    package let style: TextStyle
+    /// The fontconfig family the style resolved to.
+    package let family: String
+    package let frame: PointRect
+    package let mode: TextRasterizer.Mode
+
+    /// The layers at `scale`, positioned in card pixels; none for empty text or an empty frame.
+    /// Throws ``RenderError`` or ``VipsError``.
+    package func layers(atScale scale: Int) throws -> [CompositeLayer] {
+        let pixelFrame = frame.pixels(atScale: scale)
+        guard !text.isEmpty, !pixelFrame.isEmpty else { return [] }
+        let s = Double(scale)
+        // UIKit's shadow blur radius is about two gaussian sigmas.
+        let shadowSigma = (style.shadow?.radius ?? 0) / 2 * s
+        let shadowReach = style.shadow.map { max(abs($0.offsetX), abs($0.offsetY)) * s + 3 * shadowSigma } ?? 0
+        // Room for glyph overhang (italics, accents) and the shadow's spread.
+        let padding = Int((style.size * s / 2 + shadowReach).rounded(.up))
+        let mask = try TextRasterizer.rasterize(text, family: family, size: style.size * s,
+                                                frame: pixelFrame, mode: mode, padding: padding)
+        let origin = (x: pixelFrame.x - padding, y: pixelFrame.y - padding)
+        var layers: [CompositeLayer] = []
+        if let shadow = style.shadow, shadow.color.alpha > 0 {
+            let blurred = shadowSigma > 0.1
+                ? try VipsImage.fromPixels(GaussianBlur(sigma: shadowSigma).blurred(mask.pixels, width: mask.image.width,
+                                                                                     height: mask.image.height),
+                                           width: mask.image.width, height: mask.image.height, bands: 1)
+                : mask.image
+            layers.append(CompositeLayer(coverage: blurred, color: shadow.color,
+                                         x: origin.x + Int((shadow.offsetX * s).rounded()),
+                                         y: origin.y + Int((shadow.offsetY * s).rounded())))
+        }
+        layers.append(CompositeLayer(coverage: mask.image, color: style.color, x: origin.x, y: origin.y))
+        return layers
+    }
+}
