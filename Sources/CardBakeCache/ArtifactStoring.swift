@@ -7,18 +7,27 @@ import Foundation
 /// of its result, which typically names blobs by digest. The content-addressed store keeps the
 /// blobs themselves under the SHA-256 of their bytes. Reads never throw: anything that cannot
 /// be read intact is a miss, and the caller redoes the work.
+///
+/// The methods are `async` so that a store across a network (an HTTP tier in front of the disk)
+/// suspends instead of holding a render thread, and a build runs many look-ups and uploads at
+/// once while its threads render. A store on a local disk simply does its short reads and writes
+/// in place.
 public protocol ArtifactStoring: Sendable {
     /// Action cache: the record stored under `key`; nil on a miss or if the entry fails its integrity check.
-    func actionResult(for key: ContentDigest) -> Data?
+    func actionResult(for key: ContentDigest) async -> Data?
 
     /// Stores `record` under `key`, replacing any earlier record.
-    func storeActionResult(_ record: Data, for key: ContentDigest) throws
+    func storeActionResult(_ record: Data, for key: ContentDigest) async throws
 
     /// Content-addressed store: the blob whose SHA-256 is `digest`; nil if absent or damaged
     /// (a damaged entry is also removed).
-    func blob(_ digest: ContentDigest) -> Data?
+    func blob(_ digest: ContentDigest) async -> Data?
+
+    /// Whether ``blob(_:)`` would return the blob intact now; a damaged entry is removed and answers
+    /// false. A tier may fetch the blob to answer, so that the later read is local.
+    func containsBlob(_ digest: ContentDigest) async -> Bool
 
     /// Stores `data` under its SHA-256 and returns that digest; storing an existing blob again is cheap.
     @discardableResult
-    func storeBlob(_ data: Data) throws -> ContentDigest
+    func storeBlob(_ data: Data) async throws -> ContentDigest
 }

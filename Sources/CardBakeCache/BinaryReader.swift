@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads big-endian integers and byte runs from a buffer, answering nil past the end: the reading
 /// half of the cache's binary files (their writing half is `Array.appendBigEndian`).
 package struct BinaryReader {
@@ -21,5 +23,18 @@ package struct BinaryReader {
 
     package mutating func integer<Integer: FixedWidthInteger>(_: Integer.Type) -> Integer? {
         bytes(MemoryLayout<Integer>.size).map { Integer(bigEndian: $0.loadUnaligned(as: Integer.self)) }
+    }
+}
+
+extension BinaryReader {
+    /// Reads `data` with `body` when it starts with `tag`; nil when it does not, when `body` answers
+    /// nil, or when bytes are left over.
+    package static func decode<Value>(_ data: Data, tag: [UInt8], _ body: (inout BinaryReader) -> Value?) -> Value? {
+        data.withUnsafeBytes { buffer in
+            var reader = BinaryReader(bytes: buffer, offset: 0)
+            guard reader.bytes(tag.count).map({ $0.elementsEqual(tag) }) == true,
+                  let value = body(&reader), reader.remaining == 0 else { return nil }
+            return value
+        }
     }
 }

@@ -59,6 +59,16 @@ public struct DiskArtifactStore: ArtifactStoring {
         }
     }
 
+    public func containsBlob(_ digest: ContentDigest) -> Bool {
+        let path = blobURL(for: digest).fileSystemPath
+        guard let found = try? ContentDigest.sha256(of: ReadableFile(path: path)) else { return false }
+        guard found == digest else {
+            unlink(path)
+            return false
+        }
+        return true
+    }
+
     @discardableResult
     public func storeBlob(_ data: Data) throws -> ContentDigest {
         let digest = ContentDigest.sha256(data)

@@ -27,6 +27,10 @@ public final class InMemoryArtifactStore: ArtifactStoring {
         contents.withLock { $0.blobs[digest] }
     }
 
+    public func containsBlob(_ digest: ContentDigest) -> Bool {
+        contents.withLock { $0.blobs[digest] != nil }
+    }
+
     @discardableResult
     public func storeBlob(_ data: Data) -> ContentDigest {
         let digest = ContentDigest.sha256(data)

@@ -22,25 +22,29 @@ public final class IndexedArtifactStore: ArtifactStoring {
         index = Mutex(UsedEntries(loaded: saved.flatMap(Self.decodeEntries) ?? [:]))
     }
 
-    public func actionResult(for key: ContentDigest) -> Data? {
+    public func actionResult(for key: ContentDigest) async -> Data? {
         if let indexed = index.withLock({ $0.value(for: key) }) { return indexed }
-        guard let record = base.actionResult(for: key) else { return nil }
+        guard let record = await base.actionResult(for: key) else { return nil }
         index.withLock { $0.set(record, for: key) }
         return record
     }
 
-    public func storeActionResult(_ record: Data, for key: ContentDigest) throws {
-        try base.storeActionResult(record, for: key)
+    public func storeActionResult(_ record: Data, for key: ContentDigest) async throws {
+        try await base.storeActionResult(record, for: key)
         index.withLock { $0.set(record, for: key) }
     }
 
-    public func blob(_ digest: ContentDigest) -> Data? {
-        base.blob(digest)
+    public func blob(_ digest: ContentDigest) async -> Data? {
+        await base.blob(digest)
+    }
+
+    public func containsBlob(_ digest: ContentDigest) async -> Bool {
+        await base.containsBlob(digest)
     }
 
     @discardableResult
-    public func storeBlob(_ data: Data) throws -> ContentDigest {
-        try base.storeBlob(data)
+    public func storeBlob(_ data: Data) async throws -> ContentDigest {
+        try await base.storeBlob(data)
     }
 
     /// Writes atomically to `file` the action results looked up or stored since loading; writes

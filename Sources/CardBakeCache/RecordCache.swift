@@ -9,11 +9,11 @@ package struct RecordCache: Sendable {
         self.store = store
     }
 
-    package func record<Record: CacheRecord>(_ type: Record.Type, for key: ContentDigest) -> Record? {
-        store.actionResult(for: key).flatMap(Record.init(cacheBytes:))
+    package func record<Record: CacheRecord>(_ type: Record.Type, for key: ContentDigest) async -> Record? {
+        await store.actionResult(for: key).flatMap(Record.init(cacheBytes:))
     }
 
-    package func save(_ record: some CacheRecord, for key: ContentDigest) throws {
-        try store.storeActionResult(record.cacheBytes, for: key)
+    package func save(_ record: some CacheRecord, for key: ContentDigest) async throws {
+        try await store.storeActionResult(record.cacheBytes, for: key)
     }
 }

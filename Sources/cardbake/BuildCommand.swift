@@ -4,7 +4,7 @@ import CardBakeCatalog
 import CardBakeFiles
 import Foundation
 
-struct BuildCommand: ParsableCommand {
+struct BuildCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "build",
         abstract: "Render every card of the catalog that is not already up to date."
@@ -34,7 +34,7 @@ struct BuildCommand: ParsableCommand {
         guard maxPixels >= 1 else { throw ValidationError("--max-pixels must be at least 1.") }
     }
 
-    func run() throws {
+    func run() async throws {
         let request = BuildRequest(catalog: location.catalogURL, output: location.outputURL,
                                    cache: noCache ? nil : cache.cacheURL, jobs: jobs, maxPixels: maxPixels,
                                    scales: try overrides.parsedScales(), format: overrides.format,
@@ -44,7 +44,7 @@ struct BuildCommand: ParsableCommand {
         let interruption = Interruption()
         let builtReport: BuildReport
         do {
-            builtReport = try Builder(request: request).run(cancellation: interruption.cancellation,
+            builtReport = try await Builder(request: request).run(cancellation: interruption.cancellation,
                                                             events: progress.handle)
         } catch let error as CatalogError {
             console.error("\(error)")

@@ -8,7 +8,7 @@ import Foundation
 /// `cardbake`: prerenders app cards from a catalog. Exit status: 0 success; 1 some cards failed or
 /// `check` found differences, or a build stopped on a file it could not write; 2 usage or catalog
 /// error (nothing rendered); 3 another cardbake held the folders past `--lock-timeout`; 130 / 143 interrupted.
-struct Cardbake: ParsableCommand {
+struct Cardbake: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cardbake",
         abstract: "Prerender app cards: a photo, a title and a description over a blurred copy of the photo.",
@@ -25,7 +25,7 @@ struct Cardbake: ParsableCommand {
 
 @main
 enum Main {
-    static func main() {
+    static func main() async {
         // A write past RLIMIT_FSIZE (ulimit -f) then fails with EFBIG, reported like a full disk,
         // instead of killing the process.
         signal(SIGXFSZ, SIG_IGN)
@@ -36,7 +36,11 @@ enum Main {
         mallopt(M_ARENA_MAX, Int32(ProcessInfo.processInfo.activeProcessorCount))
         do {
             var command = try Cardbake.parseAsRoot()
-            try command.run()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
         } catch let error as LockTimeout {
             Console().error("\(error) (--lock-timeout)")
             Foundation.exit(ExitStatus.lockTimeout)

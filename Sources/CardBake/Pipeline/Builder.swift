@@ -6,11 +6,16 @@ import CardBakeRender
 import Foundation
 import Vips
 
-/// Runs a build: plan every card from content digests, render what the cache lacks on a worker
-/// pool, then bring the output folder and manifest up to date in one final step.
+/// Runs a build as five stages, each a function of the previous stages' results, keyed by card id:
+///
+/// 1. plan: each card's inputs and keys, from content digests (no pixel decoded);
+/// 2. look up: what the cache holds of each card (records, and bitmaps present and intact);
+/// 3. render: what the cache lacks, on the worker pool;
+/// 4. store: what was rendered, into the cache, as each card finishes;
+/// 5. write: the output folder and the manifest, in one final step.
 ///
 /// A catalog built before with the same inputs, into an output folder still as that build left it,
-/// is recognised as a whole (``WholeBuild``): nothing is planned or written.
+/// is recognised as a whole (``WholeBuild``) before the stages: nothing is planned or written.
 ///
 /// A card that fails is reported and left out; the others are built. Cancelling stops the workers
 /// and leaves the output folder untouched (finished cards stay in the cache for the next build).
@@ -32,118 +37,53 @@ public struct Builder: Sendable {
     /// holds a folder for longer than the request waits, and a ``FileSystemError`` when a file cannot be
     /// written: that stops the build (before the output folder is touched, if rendering hit it).
     public func run(cancellation: Cancellation = Cancellation(),
-                    events: @escaping @Sendable (BuildEvent) -> Void = { _ in }) throws -> BuildReport {
+                    events: @escaping @Sendable (BuildEvent) -> Void = { _ in }) async throws -> BuildReport {
         let start = ContinuousClock.now
         let catalog = try request.loadCatalog()
         let lock = try WorkspaceLock(building: request, cancellation: cancellation, events: events)
         defer { lock.release() }
         let workspace = try CacheWorkspace(request: request)
         defer { workspace.close() }
+        let pool = WorkerPool(threads: request.jobs)
+        defer { pool.shutDown() }
         let records = RecordCache(store: workspace.store)
-        let writer = OutputWriter(directory: request.output, store: workspace.store, statCache: workspace.statCache,
-                                  journal: .output(request.output, cards: catalog.cards))
+        let output = OutputFolder(directory: request.output, statCache: workspace.statCache)
+        // Made first: it cleans up after a build that was killed while writing the folder.
+        let writer = OutputWriter(folder: output, records: records, journal: .output(request.output, cards: catalog.cards))
         let fonts = FontResolver()
 
-        // A catalog built before, with the same images and fonts, into an output folder as that
-        // build left it: nothing to plan or write.
         let wholeBuild = WholeBuild(catalog: catalog, request: request, statCache: workspace.statCache, fonts: fonts)
-        if let wholeBuild, wholeBuild.isUpToDate(catalog, in: request.output, manifest: writer.manifestURL,
-                                                 records: records, statCache: workspace.statCache,
-                                                 workers: request.jobs) {
+        if let wholeBuild, await wholeBuild.isUpToDate(catalog, in: output, records: records, pool: pool) {
             events(.planned(total: catalog.cards.count, toRender: 0))
             workspace.saveStatCache()
             return BuildReport(cards: catalog.cards.map(BuildReport.CardResult.cached),
                                seconds: (ContinuousClock.now - start).seconds, removed: [])
         }
-        let planner = Planner(statCache: workspace.statCache, fonts: fonts)
 
-        // Plan: digests and cache lookups only, on the worker pool (after an edit to a large
-        // catalog, most of the rebuild is this and the output check below).
-        let planned = WorkerPool.map(catalog.cards, workers: request.jobs) { card in
-            planner.plan(card).map { plan in
-                var plan = plan
-                plan.cached = records.cachedImages(of: plan)
-                return plan
-            }
-        }
-        var results: [BuildReport.CardResult] = []
-        var plans: [CardPlan?] = []
-        for case let outcome? in planned {
-            switch outcome {
-            case .success(let plan):
-                plans.append(plan)
-                results.append(.cached(plan.card))
-            case .failure(let failure):
-                plans.append(nil)
-                results.append(.failed(failure))
-            }
-        }
-        let toRender = plans.compactMap { $0 }.filter { !$0.missingScales.isEmpty }
+        let plans = await Self.plan(catalog.cards, planner: Planner(statCache: workspace.statCache, fonts: fonts),
+                                    pool: pool)
+        let found = await Self.lookUp(plans, with: CacheLookUp(records: records, outputs: output), width: request.jobs)
+        let toRender = found.values.filter { $0.cached == nil }.sorted { $0.plan.card.index < $1.plan.card.index }
         events(.planned(total: catalog.cards.count, toRender: toRender.count))
-
-        // Render what the cache lacks, on the worker pool; a cache write that fails stops it. libvips
-        // starts (on this thread, before the workers) only when there is something to render.
-        if !toRender.isEmpty {
-            try Vips.start()
-            Vips.setThreadsPerPipeline(Self.threadsPerPipeline(workers: min(request.jobs, toRender.count)))
-        }
-        let baker = CardBaker(store: workspace.store, records: records, maxPixels: request.maxPixels)
-        let stop = Cancellation(following: cancellation)
-        let done = Counter()
-        let baked = WorkerPool.map(toRender, workers: request.jobs, cancellation: stop) { plan in
-            let clock = ContinuousClock.now
-            let outcome = Result { try baker.bake(plan, cancellation: stop) }
-            if case .failure(is FileSystemError) = outcome { stop.cancel() }
-            let seconds = (ContinuousClock.now - clock).seconds
-            let result: BuildReport.CardResult = switch outcome {
-            case .success(let baked):
-                .init(id: plan.card.id, index: plan.card.index, status: .rendered, seconds: seconds, stages: baked.stages)
-            case .failure(let failure as CardFailure):
-                .failed(failure, seconds: seconds)
-            case .failure(let error):
-                .failed(CardFailure(card: plan.card, field: nil, error: error), seconds: seconds)
-            }
-            events(.finished(result, done: done.increment(), of: toRender.count))
-            return (result, outcome)
-        }
-        for case (_, .failure(let error as FileSystemError))? in baked { throw error }
-        try cancellation.check()
-        for (plan, outcome) in zip(toRender, baked) {
-            guard let (result, rendering) = outcome else { continue }
-            results[plan.card.index] = result
-            plans[plan.card.index]?.cached = (try? rendering.get().images) ?? [:]
+        let rendered = try await renderAndStore(toRender, records: records, pool: pool,
+                                                cancellation: cancellation, events: events)
+        let outcomes = catalog.cards.map { card in
+            Self.outcome(of: card, planned: plans[card.id], found: found[card.id], rendered: rendered[card.id])
         }
 
-        // Bring the output folder up to date in one step, the cards' files on the worker pool.
-        let toWrite = plans.compactMap { $0 }.filter { results[$0.card.index].status != .failed }
-        let written = WorkerPool.map(toWrite, workers: request.jobs) { plan in
-            Result { try write(plan, with: writer, repairingWith: baker, cancellation: cancellation) }
-        }
-        var entries: [CardManifest.Entry] = []
-        for case let (plan, outcome?) in zip(toWrite, written) {
-            do {
-                let (entry, repair) = try outcome.get()
-                entries.append(entry)
-                if let repair {
-                    results[plan.card.index].status = .rendered
-                    results[plan.card.index].stages = repair
-                }
-            } catch let error as FileSystemError where error.isWriteFailure {
-                throw error
-            } catch {
-                results[plan.card.index] = .failed(CardFailure(card: plan.card, field: nil, error: error))
-            }
-        }
-        let manifest = CardManifest(generator: Self.generator, cards: entries)
-        let (removed, manifestDigest) = try writer.replaceManifest(with: manifest)
+        let written = try await Self.write(outcomes, with: writer, width: request.jobs)
+        let final = written.outcomes
+        let manifest = CardManifest(generator: Self.generator, cards: written.entries)
+        let (removed, manifestDigest) = try await writer.replaceManifest(with: manifest)
         writer.journal.finish()
-        if let wholeBuild, !results.contains(where: { $0.status == .failed }) {
+        if let wholeBuild, !final.contains(where: { $0.cachedCard == nil }) {
             // Only the next build's shortcut depends on it: a record that cannot be stored is not an error.
-            try? records.save(WholeBuild.outputDigest(manifest: manifestDigest, entries: entries, of: catalog.cards),
-                              for: wholeBuild.key)
+            try? await records.save(WholeBuild.outputDigest(manifest: manifestDigest, entries: written.entries,
+                                                            of: catalog.cards), for: wholeBuild.key)
         }
         workspace.saveIndexes()
-        return BuildReport(cards: results, seconds: (ContinuousClock.now - start).seconds, removed: removed)
+        return BuildReport(cards: zip(catalog.cards, final).map { $1.result(for: $0) },
+                           seconds: (ContinuousClock.now - start).seconds, removed: removed)
     }
 
     /// Threads for each libvips pipeline when `workers` cards render at once: the cores shared
@@ -153,25 +93,103 @@ public struct Builder: Sendable {
         max(1, cores / max(1, workers))
     }
 
-    /// Writes a card's files. A cached bitmap found missing or damaged in the store (it is checked
-    /// as it is copied out) is rendered again, once per scale, rather than failing the card; the
-    /// stages of that repair are returned.
-    private func write(_ plan: CardPlan, with writer: OutputWriter, repairingWith baker: CardBaker,
-                       cancellation: Cancellation) throws -> (CardManifest.Entry, repair: StageReport?) {
-        var plan = plan
-        var repair: StageReport?
-        var repaired: Set<Int> = []
-        while true {
+    // MARK: Stages
+
+    /// Stage 1: every card's plan, or why it cannot be built, on the worker pool.
+    static func plan(_ cards: [Card], planner: Planner, pool: WorkerPool) async -> [String: Result<CardPlan, CardFailure>] {
+        let planned = await pool.map(cards) { planner.plan($0) }
+        return Dictionary(zip(cards.map(\.id), planned.map { $0! }), uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Stage 2: what the cache holds of every planned card, `width` cards at a time.
+    static func lookUp(_ plans: [String: Result<CardPlan, CardFailure>], with lookUp: CacheLookUp,
+                       width: Int) async -> [String: CardLookUp] {
+        let planned = plans.values.compactMap { try? $0.get() }
+        let found = await planned.concurrentMap(width: width) { await lookUp.lookUp($0) }
+        return Dictionary(uniqueKeysWithValues: found.map { ($0.plan.card.id, $0) })
+    }
+
+    /// Stages 3 and 4: renders each card on the pool and stores it as soon as it is done, `jobs`
+    /// cards at a time. A store that fails to write stops the build with that error; a card that
+    /// fails is its own result.
+    private func renderAndStore(_ cards: [CardLookUp], records: RecordCache, pool: WorkerPool,
+                                cancellation: Cancellation,
+                                events: @escaping @Sendable (BuildEvent) -> Void) async throws
+        -> [String: Result<(CachedCard, StageReport, seconds: Double), CardFailure>] {
+        guard !cards.isEmpty else { return [:] }
+        // libvips starts (on this thread, before the workers use it) only when there is something to render.
+        try Vips.start()
+        Vips.setThreadsPerPipeline(Self.threadsPerPipeline(workers: min(request.jobs, cards.count)))
+        let rendering = CardRendering(pool: pool, records: records, maxPixels: request.maxPixels)
+        let storing = CardStoring(records: records)
+        let stop = Cancellation(following: cancellation)
+        let done = Counter()
+        let results = await cards.concurrentMap(width: request.jobs) { card in
+            let clock = ContinuousClock.now
+            let outcome: Result<(CachedCard, StageReport), any Error>
             do {
-                return (try writer.write(plan, images: plan.cached), repair)
-            } catch OutputError.missingBlob(let scale) where !repaired.contains(scale) {
-                repaired.insert(scale)
-                plan.cached[scale] = nil
-                try Vips.start()
-                let baked = try baker.bake(plan, cancellation: cancellation)
-                plan.cached = baked.images
-                repair = baked.stages
+                let rendered = try await rendering.render(card, cancellation: stop)
+                outcome = .success((try await storing.store(rendered), rendered.stages))
+            } catch {
+                if error is FileSystemError { stop.cancel() }
+                outcome = .failure(error)
+            }
+            let seconds = (ContinuousClock.now - clock).seconds
+            if case .failure(is BuildCancelled) = outcome { return (card, outcome, seconds) }
+            let result: BuildReport.CardResult = switch outcome {
+            case .success(let (_, stages)):
+                .init(id: card.plan.card.id, index: card.plan.card.index, status: .rendered, seconds: seconds, stages: stages)
+            case .failure(let error):
+                .failed(CardFailure(card: card.plan.card, error: error), seconds: seconds)
+            }
+            events(.finished(result, done: done.increment(), of: cards.count))
+            return (card, outcome, seconds)
+        }
+        for case (_, .failure(let error as FileSystemError), _) in results { throw error }
+        try cancellation.check()
+        return Dictionary(uniqueKeysWithValues: results.map { card, outcome, seconds in
+            (card.plan.card.id, outcome.map { ($0.0, $0.1, seconds) }.mapError { CardFailure(card: card.plan.card, error: $0) })
+        })
+    }
+
+    /// The outcome of `card` from its stages' results.
+    static func outcome(of card: Card, planned: Result<CardPlan, CardFailure>?, found: CardLookUp?,
+                        rendered: Result<(CachedCard, StageReport, seconds: Double), CardFailure>?) -> CardOutcome {
+        if case .failure(let failure)? = planned { return .failed(failure, seconds: 0) }
+        if let cached = found?.cached { return .cached(cached) }
+        switch rendered {
+        case .success(let (card, stages, seconds))?: return .rendered(card, stages: stages, seconds: seconds)
+        case .failure(let failure)?: return .failed(failure, seconds: 0)
+        case nil: preconditionFailure("every planned card is looked up, and rendered if the cache lacks it")
+        }
+    }
+
+    /// Stage 5: every card's files, `width` cards at a time; a card whose files cannot be written
+    /// fails, and a write failure of the file system stops the build. Returns each card's final
+    /// outcome and the manifest entries of those that succeeded, in catalog order.
+    static func write(_ outcomes: [CardOutcome], with writer: OutputWriter,
+                      width: Int) async throws -> (outcomes: [CardOutcome], entries: [CardManifest.Entry]) {
+        let written = await outcomes.concurrentMap(width: width) { outcome -> Result<CardManifest.Entry, any Error>? in
+            guard let card = outcome.cachedCard else { return nil }
+            do {
+                return .success(try await writer.write(card))
+            } catch {
+                return .failure(error)
             }
         }
+        var final = outcomes
+        var entries: [CardManifest.Entry] = []
+        for (index, (outcome, result)) in zip(outcomes, written).enumerated() {
+            guard let card = outcome.cachedCard?.plan.card, let result else { continue }
+            switch result {
+            case .success(let entry):
+                entries.append(entry)
+            case .failure(let error as FileSystemError) where error.isWriteFailure:
+                throw error
+            case .failure(let error):
+                final[index] = .failed(CardFailure(card: card, error: error), seconds: 0)
+            }
+        }
+        return (final, entries)
     }
 }

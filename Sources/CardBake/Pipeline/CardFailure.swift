@@ -22,6 +22,15 @@ public struct CardFailure: Error, Sendable, Equatable, CustomStringConvertible {
         reason = "\(error)"
     }
 
+    /// `error` itself when it is a failure already, else a failure of `card` as a whole.
+    init(card: Card, error: any Error) {
+        if let failure = error as? CardFailure {
+            self = failure
+        } else {
+            self.init(card: card, field: nil, error: error)
+        }
+    }
+
     /// Runs `body`, turning its error into a failure of `card`'s `field`.
     static func field<T>(_ field: String, of card: Card, _ body: () throws(RenderError) -> T) throws(CardFailure) -> T {
         do {

@@ -1,16 +1,12 @@
 import CardBakeCatalog
 import CardBakeManifest
-import Foundation
 
-/// One card of the build, with everything known before any pixel is decoded: its inputs' digests,
-/// its keys, and which scales the cache already holds.
+/// The plan stage's result for one card: everything known before any pixel is decoded.
 struct CardPlan: Sendable {
     let card: Card
     let fonts: ResolvedFonts
     let inputs: CardInputs
-    /// Records of the card's bitmaps the cache holds, by scale (filled in by the build, not by planning).
-    var cached: [Int: RenderedImageRecord] = [:]
 
-    var missingScales: [Int] { card.style.scales.filter { cached[$0] == nil } }
+    /// The card's key, as the manifest records it.
     var key: ContentDigest { inputs.cardKey(scales: card.style.scales) }
 }

@@ -82,7 +82,7 @@ public struct Checker: Sendable {
         }
         for scale in plan.card.style.scales {
             guard let image = entry.images[CardManifest.scaleName(scale)] else { continue }
-            let expected = OutputWriter.file(for: plan.card, scale: scale)
+            let expected = OutputFolder.file(for: plan.card, scale: scale)
             if image.file != expected {
                 return "format changed: \(image.file) would be \(expected)"
             }

@@ -10,7 +10,7 @@ public enum OutputCleaner {
         _ = WriteJournal.output(directory, cards: [])
         let manifestURL = directory.appendingPathComponent(CardManifest.fileName)
         guard let manifest = CardManifest.read(from: manifestURL) else { return }
-        _ = OutputWriter.remove(manifest.files, in: directory)
+        _ = OutputFolder.remove(manifest.files, in: directory)
         try FileManager.default.removeItem(at: manifestURL)
         let cards = directory.appendingPathComponent("cards")
         if (try? FileManager.default.contentsOfDirectory(atPath: cards.path))?.isEmpty == true {

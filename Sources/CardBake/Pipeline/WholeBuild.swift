@@ -71,20 +71,19 @@ struct WholeBuild {
     }
 
     /// Whether the output folder is as the build recorded under this key left it, with every
-    /// file's digest looked up through `statCache` by `workers` threads. Any file missing or
+    /// file's digest looked up through the folder's stat cache on `pool`. Any file missing or
     /// unreadable means it is not.
-    func isUpToDate(_ catalog: Catalog, in folder: URL, manifest: URL, records: RecordCache,
-                    statCache: StatCache, workers: Int) -> Bool {
-        guard let recorded = records.record(ContentDigest.self, for: key),
-              let manifestDigest = try? statCache.digest(ofFileAt: manifest) else { return false }
-        let root = folder.fileSystemPath + "/"
+    func isUpToDate(_ catalog: Catalog, in output: OutputFolder, records: RecordCache, pool: WorkerPool) async -> Bool {
+        guard let recorded = await records.record(ContentDigest.self, for: key),
+              let manifestDigest = try? output.statCache.digest(ofFileAt: output.manifestURL) else { return false }
         // A few hundred cards per item: one stat-cache lock per item rather than per file.
         let batches = stride(from: 0, to: catalog.cards.count, by: 256).map { start in
             catalog.cards[start..<min(start + 256, catalog.cards.count)]
         }
-        let found = WorkerPool.map(batches, workers: workers) { cards in
-            let files = cards.flatMap(OutputWriter.files(for:))
-            return zip(files, statCache.digests(ofFilesAtPaths: files.map { root + $0 })).map { (file: $0, digest: $1) }
+        let found = await pool.map(batches) { cards in
+            let files = cards.flatMap(OutputFolder.files(for:))
+            return zip(files, output.statCache.digests(ofFilesAtPaths: files.map(output.path(of:))))
+                .map { (file: $0, digest: $1) }
         }
         var files: [(file: String, digest: ContentDigest)] = []
         for case let batch? in found {

@@ -4,36 +4,121 @@ import Foundation
 import Synchronization
 import Vips
 
-/// A fixed number of threads working through a list, one item per thread at a time, so at most
-/// `workers` images are in memory however long the list. Threads end with libvips' thread shutdown.
-enum WorkerPool {
-    /// Runs `body` on every item; results come back in the items' order. Items not started when
-    /// `cancellation` is set are skipped (nil); without one, every item has a result.
-    static func map<Item: Sendable, Output: Sendable>(
-        _ items: [Item], workers: Int, cancellation: Cancellation = Cancellation(),
-        _ body: @escaping @Sendable (Item) -> Output
-    ) -> [Output?] {
-        let next = Atomic<Int>(0)
-        let results = Mutex<[Output?]>(Array(repeating: nil, count: items.count))
-        let group = DispatchGroup()
-        for _ in 0..<min(max(1, workers), items.count) {
-            group.enter()
-            let thread = Thread {
-                defer {
-                    Vips.threadShutdown()
-                    group.leave()
-                }
-                while !cancellation.isCancelled {
-                    let index = next.add(1, ordering: .relaxed).oldValue
-                    guard index < items.count else { return }
-                    let output = body(items[index])
-                    results.withLock { $0[index] = output }
+/// A fixed number of threads for blocking work (decoding, rendering, hashing files), so that at
+/// most that many images are in memory however long the catalog, and async code can wait for
+/// the work without blocking a thread of its own. Threads end with libvips' thread shutdown.
+///
+/// Call ``shutDown()`` when done; work submitted after it is not run.
+final class WorkerPool: Sendable {
+    /// How many threads run work at once.
+    let width: Int
+    private let queue = Mutex<[(@Sendable () -> Void)?]>([])
+    private let available = DispatchSemaphore(value: 0)
+
+    init(threads: Int) {
+        width = max(1, threads)
+        for _ in 0..<width {
+            let thread = Thread { [self] in
+                defer { Vips.threadShutdown() }
+                while let job = next() {
+                    job()
                 }
             }
             thread.stackSize = 8 << 20
             thread.start()
         }
-        group.wait()
-        return results.withLock { $0 }
+    }
+
+    /// Runs `body` on one of the threads and returns its result.
+    func run<Output: Sendable>(_ body: @escaping @Sendable () throws -> Output) async throws -> Output {
+        try await withCheckedThrowingContinuation { continuation in
+            submit { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    /// Runs `body` on every item, on every thread at once; results come back in the items' order.
+    /// Items not started when `cancellation` is set are skipped (nil); without one, every item has a result.
+    func map<Item: Sendable, Output: Sendable>(
+        _ items: [Item], cancellation: Cancellation = Cancellation(),
+        _ body: @escaping @Sendable (Item) -> Output
+    ) async -> [Output?] {
+        let work = SharedWork(items, body)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<min(width, items.count) {
+                group.addTask {
+                    _ = try? await self.run { work.runUntilDone(unless: cancellation) }
+                }
+            }
+        }
+        return work.results
+    }
+
+    /// Lets each thread finish the work it has and end.
+    func shutDown() {
+        queue.withLock { $0.append(contentsOf: Array(repeating: nil, count: width)) }
+        for _ in 0..<width {
+            available.signal()
+        }
+    }
+
+    private func submit(_ job: @escaping @Sendable () -> Void) {
+        queue.withLock { $0.append(job) }
+        available.signal()
+    }
+
+    /// The next job, waiting for one; nil tells the thread to end.
+    private func next() -> (@Sendable () -> Void)? {
+        available.wait()
+        return queue.withLock { $0.removeFirst() }
+    }
+}
+
+/// A list's items taken one at a time by whichever thread is free, and their results.
+private final class SharedWork<Item: Sendable, Output: Sendable>: Sendable {
+    private let items: [Item]
+    private let body: @Sendable (Item) -> Output
+    private let next = Atomic<Int>(0)
+    private let outputs: Mutex<[Output?]>
+
+    init(_ items: [Item], _ body: @escaping @Sendable (Item) -> Output) {
+        self.items = items
+        self.body = body
+        outputs = Mutex(Array(repeating: nil, count: items.count))
+    }
+
+    /// Takes items until none are left or `cancellation` is set.
+    func runUntilDone(unless cancellation: Cancellation) {
+        while !cancellation.isCancelled {
+            let index = next.add(1, ordering: .relaxed).oldValue
+            guard index < items.count else { return }
+            let output = body(items[index])
+            outputs.withLock { $0[index] = output }
+        }
+    }
+
+    var results: [Output?] { outputs.withLock { $0 } }
+}
+
+extension Sequence where Element: Sendable {
+    /// `transform` of every element, at most `width` at a time, in the elements' order.
+    func concurrentMap<Output: Sendable>(
+        width: Int, _ transform: @escaping @Sendable (Element) async -> Output
+    ) async -> [Output] {
+        let items = Array(self)
+        return await withTaskGroup(of: (Int, Output).self) { group in
+            var results = [Output?](repeating: nil, count: items.count)
+            var started = 0
+            for (index, item) in items.enumerated() {
+                if started >= Swift.max(1, width), let (done, output) = await group.next() {
+                    results[done] = output
+                }
+                group.addTask { (index, await transform(item)) }
+                started += 1
+            }
+            for await (done, output) in group {
+                results[done] = output
+            }
+            return results.map { $0! }
+        }
     }
 }

@@ -12,9 +12,9 @@ extension WriteJournal {
     static func output(_ folder: URL, cards: [Card]) -> WriteJournal {
         let manifest = folder.appendingPathComponent(CardManifest.fileName)
         return WriteJournal(folder: folder, areas: ["", "cards"]) { unfinished in
-            _ = OutputWriter.remove(unfinished.subtracting(CardManifest.read(from: manifest)?.files ?? []), in: folder)
+            _ = OutputFolder.remove(unfinished.subtracting(CardManifest.read(from: manifest)?.files ?? []), in: folder)
         } listing: {
-            (CardManifest.read(from: manifest)?.files ?? []).union(cards.flatMap(OutputWriter.files(for:)))
+            (CardManifest.read(from: manifest)?.files ?? []).union(cards.flatMap(OutputFolder.files(for:)))
         }
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 import Vips
 
 /// A card's source image, read once and decoded once at the largest size any output needs.
-package struct SourceImage {
+package struct SourceImage: Sendable {
     /// Size after EXIF orientation, from the header; the card's geometry follows it exactly.
     package let width: Int
     package let height: Int

@@ -32,11 +32,11 @@ final class BuildFixture {
     }
 
     @discardableResult
-    func build(cache: URL? = nil, useCache: Bool = true, output: URL? = nil) throws -> BuildReport {
+    func build(cache: URL? = nil, useCache: Bool = true, output: URL? = nil) async throws -> BuildReport {
         try writeCatalog()
         let request = BuildRequest(catalog: catalog, output: output ?? self.output,
                                    cache: useCache ? (cache ?? self.cache) : nil, jobs: 2)
-        return try Builder(request: request).run()
+        return try await Builder(request: request).run()
     }
 
     var manifest: CardManifest? { CardManifest.read(from: output.appendingPathComponent(CardManifest.fileName)) }
@@ -55,9 +55,9 @@ struct BuilderTests {
     }
 
     @Test("A first build renders every card at every scale, and the manifest lists them in order")
-    func coldBuild() throws {
+    func coldBuild() async throws {
         let fixture = try Self.fixture()
-        let report = try fixture.build()
+        let report = try await fixture.build()
         #expect(report.count(.rendered) == 3 && report.count(.failed) == 0)
         let manifest = try #require(fixture.manifest)
         #expect(manifest.cards.map(\.id) == ["alpha", "beta", "gamma"])
@@ -74,12 +74,12 @@ struct BuilderTests {
     }
 
     @Test("A second build renders nothing and rewrites no file")
-    func noOpRebuild() throws {
+    func noOpRebuild() async throws {
         let fixture = try Self.fixture()
-        try fixture.build()
+        try await fixture.build()
         let file = fixture.outputFile("alpha@2x.png")
         let before = try FileManager.default.attributesOfItem(atPath: file.path)
-        let report = try fixture.build()
+        let report = try await fixture.build()
         #expect(report.count(.rendered) == 0 && report.count(.cached) == 3)
         let after = try FileManager.default.attributesOfItem(atPath: file.path)
         #expect(before[.modificationDate] as? Date == after[.modificationDate] as? Date)
@@ -87,11 +87,11 @@ struct BuilderTests {
     }
 
     @Test("Editing one title re-renders that card only, reusing its background")
-    func titleEdit() throws {
+    func titleEdit() async throws {
         let fixture = try Self.fixture()
-        try fixture.build()
+        try await fixture.build()
         fixture.cards[1]["title"] = "A new title"
-        let report = try fixture.build()
+        let report = try await fixture.build()
         #expect(report.cards.map(\.status) == [.cached, .rendered, .cached])
         #expect(report.cards[1].stages?.background == .cached)
         #expect(report.cards[1].stages?.images == ["1x": .rendered, "2x": .rendered])
@@ -99,26 +99,26 @@ struct BuilderTests {
     }
 
     @Test("Changing an image's bytes in place re-renders it, even within the same second")
-    func imageEdit() throws {
+    func imageEdit() async throws {
         let fixture = try Self.fixture()
-        try fixture.build()
+        try await fixture.build()
         let image = fixture.folder.file("images/beta.png")
         let attributes = try FileManager.default.attributesOfItem(atPath: image.path)
         try TestImage.write(try TestImage.solid(width: 60, height: 90, [40, 90, 201]), to: image)
         try FileManager.default.setAttributes([.modificationDate: attributes[.modificationDate]!], ofItemAtPath: image.path)
-        let report = try fixture.build()
+        let report = try await fixture.build()
         #expect(report.cards.map(\.status) == [.cached, .rendered, .cached])
         #expect(report.cards[1].stages?.background == .rendered)
     }
 
     @Test("A card removed from the catalog loses its files and manifest entry; other files stay")
-    func prune() throws {
+    func prune() async throws {
         let fixture = try Self.fixture()
-        try fixture.build()
+        try await fixture.build()
         let foreign = fixture.outputFile("notes.txt")
         try Data("mine".utf8).write(to: foreign)
         fixture.cards.remove(at: 0)
-        let report = try fixture.build()
+        let report = try await fixture.build()
         #expect(report.removed == ["cards/alpha@1x.png", "cards/alpha@2x.png"])
         #expect(!FileManager.default.fileExists(atPath: fixture.outputFile("alpha@1x.png").path))
         #expect(FileManager.default.fileExists(atPath: foreign.path))
@@ -126,27 +126,27 @@ struct BuilderTests {
     }
 
     @Test("A corrupt cache entry is never served: the card is rendered again")
-    func corruptBlob() throws {
+    func corruptBlob() async throws {
         let fixture = try Self.fixture()
-        try fixture.build()
+        try await fixture.build()
         let entry = try #require(fixture.manifest?.cards.first?.images["1x"])
         let blob = try #require(try Self.casFile(for: entry.sha256, in: fixture.cache))
         var bytes = try Data(contentsOf: blob)
         bytes[bytes.count / 2] ^= 0xFF
         try bytes.write(to: blob)
         try FileManager.default.removeItem(at: fixture.output.appendingPathComponent(entry.file))
-        let report = try fixture.build()
+        let report = try await fixture.build()
         #expect(report.cards[0].status == .rendered)
         let rebuilt = try Data(contentsOf: fixture.output.appendingPathComponent(entry.file))
         #expect(ContentDigest.sha256(rebuilt) == entry.sha256)
     }
 
     @Test("Two clean builds give byte-identical manifests and images")
-    func determinism() throws {
+    func determinism() async throws {
         let fixture = try Self.fixture()
         let second = fixture.folder.file("Output2")
-        try fixture.build(cache: fixture.folder.file("cacheA"))
-        try fixture.build(cache: fixture.folder.file("cacheB"), output: second)
+        try await fixture.build(cache: fixture.folder.file("cacheA"))
+        try await fixture.build(cache: fixture.folder.file("cacheB"), output: second)
         let manifest = try Data(contentsOf: fixture.output.appendingPathComponent(CardManifest.fileName))
         #expect(manifest == (try Data(contentsOf: second.appendingPathComponent(CardManifest.fileName))))
         for file in try #require(fixture.manifest).files {
@@ -156,12 +156,12 @@ struct BuilderTests {
     }
 
     @Test("A card that cannot be built is reported with its field; the others are built")
-    func failingCards() throws {
+    func failingCards() async throws {
         let fixture = try Self.fixture()
         fixture.cards[0]["image"] = "images/missing.png"
         try Data("not an image".utf8).write(to: fixture.folder.file("images/text.png"))
         fixture.cards.append(["id": "text", "image": "images/text.png", "title": "T", "description": ""])
-        let report = try fixture.build()
+        let report = try await fixture.build()
         #expect(report.cards.map(\.status) == [.failed, .rendered, .rendered, .failed])
         #expect(report.cards[0].location == "cards[0] (\"alpha\").image")
         #expect(report.cards[0].reason?.contains("missing.png") == true)
@@ -170,20 +170,20 @@ struct BuilderTests {
     }
 
     @Test("An unknown font family fails the cards that use it")
-    func unknownFont() throws {
+    func unknownFont() async throws {
         let fixture = try Self.fixture()
         fixture.style["title"] = ["font": "No Such Family 123"]
-        let report = try fixture.build()
+        let report = try await fixture.build()
         #expect(report.count(.failed) == 3)
         #expect(report.cards[0].field == "style.title")
         #expect(report.cards[0].reason?.contains("No Such Family 123") == true)
     }
 
     @Test("Without a cache everything is rendered and no cache folder is left")
-    func noCache() throws {
+    func noCache() async throws {
         let fixture = try Self.fixture()
-        try fixture.build(useCache: false)
-        let report = try fixture.build(useCache: false)
+        try await fixture.build(useCache: false)
+        let report = try await fixture.build(useCache: false)
         #expect(report.count(.rendered) == 3)
         #expect(!FileManager.default.fileExists(atPath: fixture.cache.path))
     }

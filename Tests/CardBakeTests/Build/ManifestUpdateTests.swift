@@ -20,22 +20,22 @@ struct ManifestUpdateTests {
     func manifestURL(_ fixture: BuildFixture) -> URL { fixture.output.appendingPathComponent(CardManifest.fileName) }
 
     @Test("A no-op build leaves the manifest file alone: same inode, same bytes")
-    func noOpKeepsTheManifest() throws {
+    func noOpKeepsTheManifest() async throws {
         let fixture = try Self.fixture()
-        try fixture.build()
+        try await fixture.build()
         let before = try FileStatus(path: manifestURL(fixture).fileSystemPath)
         let bytes = try Data(contentsOf: manifestURL(fixture))
 
-        try fixture.build()
+        try await fixture.build()
 
         #expect(try FileStatus(path: manifestURL(fixture).fileSystemPath) == before)
         #expect(try Data(contentsOf: manifestURL(fixture)) == bytes)
     }
 
     @Test("A manifest edited or deleted since the last build is written again, byte for byte", arguments: [true, false])
-    func damagedManifestIsRewritten(delete: Bool) throws {
+    func damagedManifestIsRewritten(delete: Bool) async throws {
         let fixture = try Self.fixture()
-        try fixture.build()
+        try await fixture.build()
         let bytes = try Data(contentsOf: manifestURL(fixture))
         if delete {
             try FileManager.default.removeItem(at: manifestURL(fixture))
@@ -43,29 +43,29 @@ struct ManifestUpdateTests {
             try writeFile("{}", to: manifestURL(fixture))
         }
 
-        let report = try fixture.build()
+        let report = try await fixture.build()
 
         #expect(report.count(.rendered) == 0)
         #expect(try Data(contentsOf: manifestURL(fixture)) == bytes)
     }
 
     @Test("Removing a card rewrites the manifest and removes its files even right after a no-op build")
-    func removalAfterNoOp() throws {
+    func removalAfterNoOp() async throws {
         let fixture = try Self.fixture()
-        try fixture.build()
-        try fixture.build()
+        try await fixture.build()
+        try await fixture.build()
         fixture.cards.removeAll { $0["id"] == "beta" }
 
-        let report = try fixture.build()
+        let report = try await fixture.build()
 
         #expect(report.removed == ["cards/beta@1x.png", "cards/beta@2x.png"])
         #expect(fixture.manifest?.cards.map(\.id) == ["alpha"])
     }
 
     @Test("The manifest's content key changes with anything the manifest says")
-    func contentKeyCoversTheEntries() throws {
+    func contentKeyCoversTheEntries() async throws {
         let fixture = try Self.fixture()
-        try fixture.build()
+        try await fixture.build()
         let manifest = try #require(fixture.manifest)
         var edits: [(String, (inout CardManifest) -> Void)] = [
             ("generator", { $0.generator += "+" }),
@@ -89,11 +89,15 @@ struct ManifestUpdateTests {
         #expect(CardManifest(generator: manifest.generator, cards: manifest.cards).contentKey == manifest.contentKey)
     }
 
-    @Test("An image record survives its binary form, and bytes of any other form are a miss")
-    func imageRecordBytes() throws {
-        let record = RenderedImageRecord(blob: ContentDigest.sha256(Data("png".utf8)), bytes: 123_456, width: 960, height: 1542,
-                                         card: CardFacts(width: 320, height: 514.5, placeholder: "#A85529"))
+    @Test("Image and card records survive their binary forms, and bytes of any other form are a miss")
+    func imageRecordBytes() async throws {
+        let record = RenderedImageRecord(blob: ContentDigest.sha256(Data("png".utf8)), bytes: 123_456, width: 960, height: 1542)
         #expect(RenderedImageRecord(cacheBytes: record.cacheBytes) == record)
+        let facts = CardFacts(width: 320, height: 514.5, placeholder: "#A85529")
+        #expect(CardFacts(cacheBytes: facts.cacheBytes) == facts)
+        #expect(CardFacts(cacheBytes: record.cacheBytes) == nil)
+        #expect(RenderedImageRecord(cacheBytes: facts.cacheBytes) == nil)
+        #expect(RenderedImageRecord(cacheBytes: record.cacheBytes + Data([0])) == nil)
 
         let json = Data(#"{"blob":"\#(record.blob)","bytes":123456,"width":960,"height":1542}"#.utf8)
         #expect(RenderedImageRecord(cacheBytes: json) == nil)

@@ -17,7 +17,7 @@ struct WholeBuildTests {
         var isUpToDate: Bool
     }
 
-    static func shortcut(_ fixture: BuildFixture, format: OutputFormat.Kind? = nil) throws -> Shortcut {
+    static func shortcut(_ fixture: BuildFixture, format: OutputFormat.Kind? = nil) async throws -> Shortcut {
         try fixture.writeCatalog()
         let request = BuildRequest(catalog: fixture.catalog, output: fixture.output, cache: fixture.cache, format: format)
         let catalog = try request.loadCatalog()
@@ -26,27 +26,29 @@ struct WholeBuildTests {
             return Shortcut(key: nil, isUpToDate: false)
         }
         let records = RecordCache(store: try DiskArtifactStore(root: fixture.cache))
-        let upToDate = build.isUpToDate(catalog, in: fixture.output, manifest: fixture.output.appendingPathComponent(CardManifest.fileName),
-                                        records: records, statCache: statCache, workers: 2)
+        let pool = WorkerPool(threads: 2)
+        defer { pool.shutDown() }
+        let upToDate = await build.isUpToDate(catalog, in: OutputFolder(directory: fixture.output, statCache: statCache),
+                                              records: records, pool: pool)
         return Shortcut(key: build.key, isUpToDate: upToDate)
     }
 
     @Test("After a build, the folder is up to date under the catalog's key; a rebuild reports every card cached")
-    func upToDateAfterBuild() throws {
+    func upToDateAfterBuild() async throws {
         let fixture = try BuilderTests.fixture()
-        #expect(try Self.shortcut(fixture).isUpToDate == false)
-        try fixture.build()
-        #expect(try Self.shortcut(fixture).isUpToDate)
-        let report = try fixture.build()
+        #expect(try await Self.shortcut(fixture).isUpToDate == false)
+        try await fixture.build()
+        #expect(try await Self.shortcut(fixture).isUpToDate)
+        let report = try await fixture.build()
         #expect(report.count(.cached) == 3 && report.count(.rendered) == 0 && report.removed.isEmpty)
         #expect(report.cards.map(\.id) == ["alpha", "beta", "gamma"] && report.cards.map(\.index) == [0, 1, 2])
         #expect(report.cards.allSatisfy { $0.stages == .allCached([1, 2]) })
     }
 
     @Test("A damaged or deleted output file or manifest is noticed, and the next build puts it back")
-    func damagedOutput() throws {
+    func damagedOutput() async throws {
         let fixture = try BuilderTests.fixture()
-        try fixture.build()
+        try await fixture.build()
         let file = fixture.outputFile("beta@2x.png")
         let good = try Data(contentsOf: file)
         let manifest = fixture.output.appendingPathComponent(CardManifest.fileName)
@@ -57,60 +59,60 @@ struct WholeBuildTests {
         ]
         for damage in damages {
             try damage()
-            #expect(try Self.shortcut(fixture).isUpToDate == false)
-            let report = try fixture.build()
+            #expect(try await Self.shortcut(fixture).isUpToDate == false)
+            let report = try await fixture.build()
             #expect(report.count(.failed) == 0)
             #expect(try Data(contentsOf: file) == good && fixture.manifest?.cards.count == 3)
-            #expect(try Self.shortcut(fixture).isUpToDate)
+            #expect(try await Self.shortcut(fixture).isUpToDate)
         }
     }
 
     @Test("The key changes with the catalog's bytes, an image's bytes and the request's overrides")
-    func keyCoversInputs() throws {
+    func keyCoversInputs() async throws {
         let fixture = try BuilderTests.fixture()
-        try fixture.build()
-        let built = try #require(try Self.shortcut(fixture).key)
+        try await fixture.build()
+        let built = try #require(try await Self.shortcut(fixture).key)
 
         fixture.cards[0]["title"] = "Another title"
-        #expect(try Self.shortcut(fixture).key != built)
+        #expect(try await Self.shortcut(fixture).key != built)
         fixture.cards[0]["title"] = "Title alpha"
-        #expect(try Self.shortcut(fixture).key == built)
+        #expect(try await Self.shortcut(fixture).key == built)
 
-        #expect(try Self.shortcut(fixture, format: .jpeg).key != built)
+        #expect(try await Self.shortcut(fixture, format: .jpeg).key != built)
 
         let image = fixture.folder.file("images/beta.png")
         try TestImage.write(try TestImage.solid(width: 60, height: 90, [40, 90, 201]), to: image)
-        let edited = try Self.shortcut(fixture)
+        let edited = try await Self.shortcut(fixture)
         #expect(edited.key != nil && edited.key != built && !edited.isUpToDate)
-        let report = try fixture.build()
+        let report = try await fixture.build()
         #expect(report.cards.filter { $0.status == .rendered }.map(\.id) == ["beta"])
     }
 
     @Test("A build with a failed card records nothing, so the failure is reported again every time")
-    func failureRecordsNothing() throws {
+    func failureRecordsNothing() async throws {
         let fixture = try BuilderTests.fixture()
         try Data("not an image".utf8).write(to: fixture.folder.file("images/text.png"))
         fixture.cards.append(["id": "text", "image": "images/text.png", "title": "T", "description": "D"])
         for _ in 0..<2 {
-            let report = try fixture.build()
+            let report = try await fixture.build()
             #expect(report.failures.map(\.id) == ["text"] && report.count(.failed) == 1)
-            #expect(try Self.shortcut(fixture).isUpToDate == false)
+            #expect(try await Self.shortcut(fixture).isUpToDate == false)
         }
         // A missing image leaves no key at all.
         fixture.cards[3]["image"] = "images/missing.png"
-        #expect(try Self.shortcut(fixture).key == nil)
-        #expect(try fixture.build().failures.map(\.field) == ["image"])
+        #expect(try await Self.shortcut(fixture).key == nil)
+        #expect(try await fixture.build().failures.map(\.field) == ["image"])
     }
 
     @Test("A build found up to date leaves the action-cache index as it was, for the next edit")
-    func upToDateKeepsIndex() throws {
+    func upToDateKeepsIndex() async throws {
         let fixture = try BuilderTests.fixture()
-        try fixture.build()
-        try fixture.build()
+        try await fixture.build()
+        try await fixture.build()
         let index = fixture.cache.appendingPathComponent("ac-index")
         let before = try Data(contentsOf: index)
-        #expect(try Self.shortcut(fixture).isUpToDate)
-        try fixture.build()
+        #expect(try await Self.shortcut(fixture).isUpToDate)
+        try await fixture.build()
         #expect(try Data(contentsOf: index) == before)
     }
 }

@@ -20,70 +20,71 @@ struct IndexedArtifactStoreTests {
             count.withLock { $0 += 1 }
             return base.actionResult(for: key)
         }
-        func storeActionResult(_ record: Data, for key: ContentDigest) throws { try base.storeActionResult(record, for: key) }
+        func storeActionResult(_ record: Data, for key: ContentDigest) { base.storeActionResult(record, for: key) }
         func blob(_ digest: ContentDigest) -> Data? { base.blob(digest) }
-        func storeBlob(_ data: Data) throws -> ContentDigest { try base.storeBlob(data) }
+        func containsBlob(_ digest: ContentDigest) -> Bool { base.containsBlob(digest) }
+        func storeBlob(_ data: Data) -> ContentDigest { base.storeBlob(data) }
     }
 
     let keys = (0..<3).map { ContentDigest.sha256(Data("key \($0)".utf8)) }
 
     /// Stores a record under each key through an index saved to `file`, and returns the base store.
-    func storeRecords(indexFile file: URL) throws -> CountingStore {
+    func storeRecords(indexFile file: URL) async throws -> CountingStore {
         let base = CountingStore()
         let store = IndexedArtifactStore(base: base, loadingIndexFrom: nil)
         for (index, key) in keys.enumerated() {
-            try store.storeActionResult(Data("record \(index)".utf8), for: key)
+            try await store.storeActionResult(Data("record \(index)".utf8), for: key)
         }
         try store.save(to: file)
         return base
     }
 
     @Test("A saved index answers the next build's lookups without asking the store")
-    func answersFromTheIndex() throws {
-        try withTemporaryDirectory { directory in
+    func answersFromTheIndex() async throws {
+        try await withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("ac-index")
-            let base = try storeRecords(indexFile: file)
+            let base = try await storeRecords(indexFile: file)
 
             let store = IndexedArtifactStore(base: base, loadingIndexFrom: file)
             for (index, key) in keys.enumerated() {
-                #expect(store.actionResult(for: key) == Data("record \(index)".utf8))
+                #expect(await store.actionResult(for: key) == Data("record \(index)".utf8))
             }
             #expect(base.lookups == 0)
         }
     }
 
     @Test("A lookup the index cannot answer goes to the store, and joins the index")
-    func missesGoToTheStore() throws {
-        try withTemporaryDirectory { directory in
+    func missesGoToTheStore() async throws {
+        try await withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("ac-index")
             let base = CountingStore()
-            try base.base.storeActionResult(Data("elsewhere".utf8), for: keys[0])
+            base.base.storeActionResult(Data("elsewhere".utf8), for: keys[0])
 
             let store = IndexedArtifactStore(base: base, loadingIndexFrom: file)
-            #expect(store.actionResult(for: keys[0]) == Data("elsewhere".utf8))
-            #expect(store.actionResult(for: keys[1]) == nil)
+            #expect(await store.actionResult(for: keys[0]) == Data("elsewhere".utf8))
+            #expect(await store.actionResult(for: keys[1]) == nil)
             try store.save(to: file)
             #expect(base.lookups == 2)
 
             let next = IndexedArtifactStore(base: base, loadingIndexFrom: file)
-            #expect(next.actionResult(for: keys[0]) == Data("elsewhere".utf8))
+            #expect(await next.actionResult(for: keys[0]) == Data("elsewhere".utf8))
             #expect(base.lookups == 2)
         }
     }
 
     @Test("Saving keeps only the entries this build used, and writes nothing when that changes nothing")
-    func keepsWhatWasUsed() throws {
-        try withTemporaryDirectory { directory in
+    func keepsWhatWasUsed() async throws {
+        try await withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("ac-index")
-            let base = try storeRecords(indexFile: file)
+            let base = try await storeRecords(indexFile: file)
 
             let used = IndexedArtifactStore(base: base, loadingIndexFrom: file)
-            _ = used.actionResult(for: keys[1])
+            _ = await used.actionResult(for: keys[1])
             try used.save(to: file)
             #expect(IndexedArtifactStore.decodeEntries(try Data(contentsOf: file))?.keys.sorted() == [keys[1]])
 
             let unchanged = IndexedArtifactStore(base: base, loadingIndexFrom: file)
-            _ = unchanged.actionResult(for: keys[1])
+            _ = await unchanged.actionResult(for: keys[1])
             try FileManager.default.removeItem(at: file)
             try unchanged.save(to: file)
             #expect(!FileManager.default.fileExists(atPath: file.path))
@@ -91,16 +92,16 @@ struct IndexedArtifactStoreTests {
     }
 
     @Test("A damaged or foreign index is ignored whole: every lookup goes to the store", arguments: [0, 25, -1])
-    func damagedIndexIsIgnored(flippedByte: Int) throws {
-        try withTemporaryDirectory { directory in
+    func damagedIndexIsIgnored(flippedByte: Int) async throws {
+        try await withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("ac-index")
-            let base = try storeRecords(indexFile: file)
+            let base = try await storeRecords(indexFile: file)
             let size = try Data(contentsOf: file).count
             try flipByte(at: flippedByte < 0 ? size + flippedByte : flippedByte, in: file)
 
             let store = IndexedArtifactStore(base: base, loadingIndexFrom: file)
             for (index, key) in keys.enumerated() {
-                #expect(store.actionResult(for: key) == Data("record \(index)".utf8))
+                #expect(await store.actionResult(for: key) == Data("record \(index)".utf8))
             }
             #expect(base.lookups == keys.count)
         }

@@ -22,3 +22,11 @@ func withTemporaryDirectory<Result>(_ body: (URL) throws -> Result) throws -> Re
     let directory = try TemporaryDirectory()
     return try withExtendedLifetime(directory) { try body(directory.url) }
 }
+
+/// Runs async `body` with a new temporary directory, removed afterwards.
+func withTemporaryDirectory<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
+    let directory = try TemporaryDirectory()
+    let result = try await body(directory.url)
+    withExtendedLifetime(directory) {}
+    return result
+}

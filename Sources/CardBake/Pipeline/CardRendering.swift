@@ -1,0 +1,97 @@
+import CardBakeCache
+import CardBakeCatalog
+import CardBakeFiles
+import CardBakeManifest
+import CardBakeRender
+import Vips
+
+/// The render stage's result for one card: the scales the cache lacked, rendered and encoded.
+struct RenderedCard: Sendable {
+    let lookUp: CardLookUp
+    let facts: CardFacts
+    /// The new bitmaps, by scale.
+    let bitmaps: [Int: EncodedBitmap]
+    /// The background, when it was computed here rather than taken from the cache.
+    let newBackground: (key: ContentDigest, image: BackgroundImage)?
+    let stages: StageReport
+}
+
+/// Renders what the look-up found missing of a card: decoding and painting on the worker pool,
+/// the cached background read in between (its key needs the decoded size).
+struct CardRendering: Sendable {
+    let pool: WorkerPool
+    let records: RecordCache
+    let maxPixels: Int
+
+    /// Throws ``CardFailure`` when the card cannot be rendered and ``BuildCancelled`` when cancelled.
+    func render(_ lookUp: CardLookUp, cancellation: Cancellation) async throws -> RenderedCard {
+        let plan = lookUp.plan
+        do {
+            let prepared = try await pool.run {
+                try cancellation.check()
+                do {
+                    return try PreparedCard(card: plan.card, fonts: plan.fonts, imageDigest: plan.inputs.image,
+                                            maxPixels: maxPixels)
+                } catch let error as RenderError {
+                    // Only reading and decoding the image throws this here.
+                    throw CardFailure(card: plan.card, field: "image", error: error)
+                }
+            }
+            let facts = CardFacts(width: prepared.layout.card.width, height: prepared.layout.card.height,
+                                  placeholder: prepared.placeholder.description)
+            let missing = lookUp.missingScales
+            var stages = StageReport.allCached(lookUp.images.keys)
+            guard !missing.isEmpty else {
+                return RenderedCard(lookUp: lookUp, facts: facts, bitmaps: [:], newBackground: nil, stages: stages)
+            }
+            let key = prepared.backgroundKey
+            let cachedBackground = await cachedBackground(for: key)
+            let (bitmaps, background) = try await pool.run {
+                let background = try cachedBackground ?? prepared.computeBackground()
+                return (try prepared.render(scales: missing, background: background, cancellation: cancellation),
+                        background)
+            }
+            stages.background = cachedBackground == nil ? .rendered : .cached
+            for scale in missing {
+                stages.images[CardManifest.scaleName(scale)] = .rendered
+            }
+            return RenderedCard(lookUp: lookUp, facts: facts, bitmaps: bitmaps,
+                                newBackground: cachedBackground == nil ? (key, background) : nil, stages: stages)
+        } catch let error as CardFailure {
+            throw error
+        } catch let error as BuildCancelled {
+            throw error
+        } catch {
+            throw CardFailure(card: plan.card, field: nil, error: error)
+        }
+    }
+
+    private func cachedBackground(for key: ContentDigest) async -> BackgroundImage? {
+        guard let record = await records.record(ContentDigest.self, for: key),
+              let blob = await records.store.blob(record) else { return nil }
+        return BackgroundImage(serialized: blob)
+    }
+}
+
+/// Keeps what rendering produced in the cache: bitmaps and background in the content store,
+/// their records and the card's facts in the action cache.
+struct CardStoring: Sendable {
+    let records: RecordCache
+
+    /// The card as the cache now holds it. Throws the ``FileSystemError`` of a write that failed.
+    func store(_ rendered: RenderedCard) async throws -> CachedCard {
+        let plan = rendered.lookUp.plan
+        if let (key, background) = rendered.newBackground {
+            try await records.save(try await records.store.storeBlob(background.serialized()), for: key)
+        }
+        var images = rendered.lookUp.images
+        for (scale, bitmap) in rendered.bitmaps.sorted(by: { $0.key < $1.key }) {
+            let record = RenderedImageRecord(blob: try await records.store.storeBlob(bitmap.data),
+                                             bytes: bitmap.data.count, width: bitmap.width, height: bitmap.height)
+            try await records.save(record, for: plan.inputs.imageKey(scale: scale))
+            images[scale] = record
+        }
+        try await records.save(rendered.facts, for: plan.key)
+        return CachedCard(plan: plan, facts: rendered.facts, images: images)
+    }
+}
