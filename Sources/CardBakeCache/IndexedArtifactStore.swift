@@ -10,46 +10,46 @@ import Synchronization
 /// Blobs always go to the underlying store, which checks them. ``save(to:)`` keeps the entries this
 /// build used, so the next build of the same catalog makes one read instead of one per card and
 /// scale. The index is a copy: losing it, or finding it damaged, only costs the lookups it saved.
-public final class IndexedArtifactStore: ArtifactStoring {
+package final class IndexedArtifactStore: ArtifactStoring {
     private let base: any ArtifactStoring
     private let index: Mutex<UsedEntries<ContentDigest, Data>>
 
     /// Wraps `base`, with the index saved in `file`; an empty index if `file` is nil, missing,
     /// damaged or of another format version.
-    public init(base: any ArtifactStoring, loadingIndexFrom file: URL?) {
+    package init(base: any ArtifactStoring, loadingIndexFrom file: URL?) {
         self.base = base
         let saved = file.flatMap { try? ReadableFile(path: $0.fileSystemPath).readToEnd() }
         index = Mutex(UsedEntries(loaded: saved.flatMap(Self.decodeEntries) ?? [:]))
     }
 
-    public func actionResult(for key: ContentDigest) async -> Data? {
+    package func actionResult(for key: ContentDigest) async -> Data? {
         if let indexed = index.withLock({ $0.value(for: key) }) { return indexed }
         guard let record = await base.actionResult(for: key) else { return nil }
         index.withLock { $0.set(record, for: key) }
         return record
     }
 
-    public func storeActionResult(_ record: Data, for key: ContentDigest) async throws {
+    package func storeActionResult(_ record: Data, for key: ContentDigest) async throws {
         try await base.storeActionResult(record, for: key)
         index.withLock { $0.set(record, for: key) }
     }
 
-    public func blob(_ digest: ContentDigest) async -> Data? {
+    package func blob(_ digest: ContentDigest) async -> Data? {
         await base.blob(digest)
     }
 
-    public func containsBlob(_ digest: ContentDigest) async -> Bool {
+    package func containsBlob(_ digest: ContentDigest) async -> Bool {
         await base.containsBlob(digest)
     }
 
     @discardableResult
-    public func storeBlob(_ data: Data) async throws -> ContentDigest {
+    package func storeBlob(_ data: Data) async throws -> ContentDigest {
         try await base.storeBlob(data)
     }
 
     /// Writes atomically to `file` the action results looked up or stored since loading; writes
     /// nothing if that would not change the file.
-    public func save(to file: URL) throws {
+    package func save(to file: URL) throws {
         guard let pending = index.withLock({ $0.pendingSave() }) else { return }
         try AtomicFileWriter.write(Self.encode(pending.entries), to: file)
         index.withLock { $0.saved(pending.generation) }

@@ -23,7 +23,7 @@ import Synchronization
 ///
 /// Safe to use from many threads. Paths are made absolute and lexically normalised; symbolic
 /// links are followed but not resolved, so two paths to one file have two entries.
-public final class StatCache: Sendable {
+package final class StatCache: Sendable {
     /// How much older than the moment of recording a file's times must be for its entry to be
     /// trusted when both times have a sub-second part: 100 ms, in nanoseconds.
     package static let fineRacyMargin: Int64 = 100_000_000
@@ -70,11 +70,11 @@ public final class StatCache: Sendable {
 
     /// A cache holding the entries saved in `file`; empty if `file` is nil, missing, unreadable,
     /// damaged or of another format version.
-    public convenience init(loadingFrom file: URL?) {
+    package convenience init(loadingFrom file: URL?) {
         self.init(loadingFrom: file, clock: StatCache.currentTime)
     }
 
-    /// As the public initialiser, with `clock` (nanoseconds since 1970) standing in for the system's.
+    /// As the package initialiser, with `clock` (nanoseconds since 1970) standing in for the system's.
     package init(loadingFrom file: URL?, clock: @escaping @Sendable () -> Int64) {
         let saved = file.flatMap { try? ReadableFile(path: $0.fileSystemPath).readToEnd() }
         state = Mutex(State(entries: UsedEntries(loaded: saved.flatMap(Self.decodeEntries) ?? [:])))
@@ -85,7 +85,7 @@ public final class StatCache: Sendable {
     /// entry (a hit), otherwise read and hashed now and recorded (a miss).
     ///
     /// - Throws: ``FileSystemError/cannotRead(path:errno:)`` naming the file, e.g. when it does not exist.
-    public func digest(ofFileAt url: URL) throws -> ContentDigest {
+    package func digest(ofFileAt url: URL) throws -> ContentDigest {
         try digest(ofFileAtPath: url.fileSystemPath)
     }
 
@@ -127,7 +127,7 @@ public final class StatCache: Sendable {
     /// lookup reads the file once.
     ///
     /// - Throws: ``FileSystemError/cannotRead(path:errno:)`` if the file cannot be examined.
-    public func record(_ digest: ContentDigest, forFileAt url: URL) throws {
+    package func record(_ digest: ContentDigest, forFileAt url: URL) throws {
         try record(digest, forFileAtPath: url.fileSystemPath)
     }
 
@@ -142,24 +142,24 @@ public final class StatCache: Sendable {
     /// nothing if that would not change the file.
     ///
     /// - Throws: the errors of ``AtomicFileWriter/write(_:to:)``.
-    public func save(to file: URL) throws {
+    package func save(to file: URL) throws {
         guard let pending = state.withLock({ $0.entries.pendingSave() }) else { return }
         try AtomicFileWriter.write(Self.encode(pending.entries), to: file)
         state.withLock { $0.entries.saved(pending.generation) }
     }
 
     /// Lookups answered from an entry without reading the file.
-    public var hits: Int {
+    package var hits: Int {
         state.withLock { $0.hits }
     }
 
     /// Lookups that had to read the file: no entry, a changed `stat`, or a racy entry.
-    public var misses: Int {
+    package var misses: Int {
         state.withLock { $0.misses }
     }
 
     /// The number of files with an entry.
-    public var count: Int {
+    package var count: Int {
         state.withLock { $0.entries.count }
     }
 

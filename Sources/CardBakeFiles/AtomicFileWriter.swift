@@ -8,14 +8,14 @@ import Glibc
 /// which is then renamed over the destination. The temporary file is removed on any failure.
 /// The data is not flushed to disk (`fsync`), so a power cut can still lose a recent write;
 /// the cache stores check what they read and treat a damaged file as a miss.
-public enum AtomicFileWriter {
+package enum AtomicFileWriter {
     /// Writes `data` to `url`, creating missing parent directories and replacing any existing file.
     ///
     /// New files get the permissions `0666` less the process's umask, as with `open(2)`.
     ///
     /// - Throws: ``FileSystemError/cannotWrite(path:errno:)`` naming `url`, or
     ///   ``FileSystemError/cannotCreateDirectory(path:errno:)`` naming the directory that could not be made.
-    public static func write(_ data: Data, to url: URL) throws {
+    package static func write(_ data: Data, to url: URL) throws {
         let destination = url.fileSystemPath
         let directory = url.deletingLastPathComponent()
         let temporary = directory.appendingPathComponent(temporaryName()).fileSystemPath

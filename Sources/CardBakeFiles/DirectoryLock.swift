@@ -15,13 +15,13 @@ import Glibc
 ///
 /// The lock belongs to this object's open file description: another lock on the same directory,
 /// even from this process, waits for it to be released.
-public final class DirectoryLock {
-    public enum Mode: Sendable {
+package final class DirectoryLock {
+    package enum Mode: Sendable {
         case exclusive, shared
     }
 
     /// The directory locked.
-    public let directory: URL
+    package let directory: URL
     private var descriptor: Int32
 
     private init(directory: URL, descriptor: Int32) {
@@ -41,7 +41,7 @@ public final class DirectoryLock {
     ///   - waiting: called once, with whoever holds the lock, if the lock is not free at once.
     /// - Throws: ``LockTimeout`` when `timeout` passes first; ``BuildCancelled`` when `cancellation`
     ///   is set while waiting; ``FileSystemError`` when the directory cannot be made, opened or locked.
-    public static func acquire(_ directory: URL, mode: Mode, creating: Bool, timeout: Duration?,
+    package static func acquire(_ directory: URL, mode: Mode, creating: Bool, timeout: Duration?,
                                cancellation: Cancellation,
                                waiting: (LockHolder) -> Void) throws -> DirectoryLock? {
         let path = directory.fileSystemPath
@@ -72,7 +72,7 @@ public final class DirectoryLock {
     }
 
     /// Releases the lock; releasing again does nothing. Also done when the object goes away.
-    public func release() {
+    package func release() {
         guard descriptor >= 0 else { return }
         close(descriptor)
         descriptor = -1

@@ -81,12 +81,43 @@ public struct CardManifest: Codable, Sendable, Equatable {
         self.cards = cards
     }
 
-    /// The manifest at `url`, or nil when there is none or it is not one cardbake wrote.
+    /// The manifest in `data`; `source` names it in errors (a path or URL). Throws
+    /// ``ReadError/unsupportedSchema(source:found:understood:)`` for a schema other than
+    /// ``schemaVersion``, whatever the rest holds, and ``ReadError/invalid(source:reason:)`` for
+    /// anything that is not a manifest, saying where.
+    public init(data: Data, source: String) throws(ReadError) {
+        struct Schema: Decodable { var schema: Int }
+        let decoder = JSONDecoder()
+        let schema: Int
+        do {
+            schema = try decoder.decode(Schema.self, from: data).schema
+        } catch {
+            throw .invalid(source: source, reason: ReadError.reason(error))
+        }
+        guard schema == Self.schemaVersion else {
+            throw .unsupportedSchema(source: source, found: schema, understood: Self.schemaVersion)
+        }
+        do {
+            self = try decoder.decode(CardManifest.self, from: data)
+        } catch {
+            throw .invalid(source: source, reason: ReadError.reason(error))
+        }
+    }
+
+    /// The manifest in the file at `url`. Throws ``ReadError``.
+    public init(contentsOf url: URL) throws(ReadError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw .unreadable(source: url.path, reason: error.localizedDescription)
+        }
+        try self.init(data: data, source: url.path)
+    }
+
+    /// The manifest at `url`, or nil when there is none or it is not one of this schema.
     public static func read(from url: URL) -> CardManifest? {
-        guard let data = try? Data(contentsOf: url),
-              let manifest = try? JSONDecoder().decode(CardManifest.self, from: data),
-              manifest.schema == schemaVersion else { return nil }
-        return manifest
+        try? CardManifest(contentsOf: url)
     }
 
     /// Stable bytes: pretty-printed, keys sorted, a final newline.
@@ -103,4 +134,44 @@ public struct CardManifest: Codable, Sendable, Equatable {
 
     /// The name of a scale in `images`.
     package static func scaleName(_ scale: Int) -> String { "\(scale)x" }
+}
+
+extension CardManifest {
+    /// Why a manifest could not be read; the description says what is wrong and where.
+    public enum ReadError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The file could not be read.
+        case unreadable(source: String, reason: String)
+        /// The bytes are not a manifest: not JSON, or a field missing or of the wrong type.
+        case invalid(source: String, reason: String)
+        /// A manifest of another schema version than the one this code reads.
+        case unsupportedSchema(source: String, found: Int, understood: Int)
+
+        public var description: String {
+            switch self {
+            case let .unreadable(source, reason):
+                "\(source): cannot read the manifest: \(reason)"
+            case let .invalid(source, reason):
+                "\(source): not a cardbake manifest: \(reason)"
+            case let .unsupportedSchema(source, found, understood):
+                "\(source): manifest schema \(found) is not supported; this reader understands schema \(understood)"
+                    + (found > understood ? " (update the reader)" : " (rebuild the cards)")
+            }
+        }
+
+        /// What a decoding error says, with the path of the field at fault.
+        static func reason(_ error: any Error) -> String {
+            func path(_ context: DecodingError.Context) -> String {
+                let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+                return path.isEmpty ? "" : "at \(path.hasPrefix(".") ? String(path.dropFirst()) : path): "
+            }
+            switch error as? DecodingError {
+            case let .keyNotFound(key, context)?:
+                return path(context) + "missing \"\(key.stringValue)\""
+            case let .typeMismatch(_, context)?, let .valueNotFound(_, context)?, let .dataCorrupted(context)?:
+                return path(context) + context.debugDescription
+            default:
+                return "\(error)"
+            }
+        }
+    }
 }

@@ -66,3 +66,33 @@ struct CardManifestTests {
         #expect(inputs.differences(from: inputs).isEmpty)
     }
 }
+
+@Suite("Reading a manifest")
+struct CardManifestReadingTests {
+    @Test("A newer schema is refused with the version this reader understands, whatever its shape")
+    func newerSchema() throws {
+        let data = Data(#"{"schema": 2, "cards": "a shape of the future"}"#.utf8)
+        let error = try #require(throws: CardManifest.ReadError.self) { try CardManifest(data: data, source: "m.json") }
+        #expect(error == .unsupportedSchema(source: "m.json", found: 2, understood: CardManifest.schemaVersion))
+        #expect(error.description.contains("understands schema \(CardManifest.schemaVersion)"))
+    }
+
+    @Test("A field of the wrong type is named with its path")
+    func wrongField() throws {
+        var json = try JSONSerialization.jsonObject(with: CardManifestTests.manifest.encoded()) as! [String: Any]
+        var cards = json["cards"] as! [[String: Any]]
+        cards[0]["size"] = ["width": "wide", "height": 1]
+        json["cards"] = cards
+        let data = try JSONSerialization.data(withJSONObject: json)
+        let error = try #require(throws: CardManifest.ReadError.self) { try CardManifest(data: data, source: "m.json") }
+        #expect(error.description.contains("cards[0].size.width"), "\(error)")
+    }
+
+    @Test("Bytes that are not JSON, and a missing file, are errors that name the source")
+    func notJSON() throws {
+        let error = try #require(throws: CardManifest.ReadError.self) { try CardManifest(data: Data("<html>".utf8), source: "m.json") }
+        #expect(error.description.hasPrefix("m.json: not a cardbake manifest"))
+        let missing = URL(fileURLWithPath: "/nonexistent/manifest.json")
+        #expect(throws: CardManifest.ReadError.self) { try CardManifest(contentsOf: missing) }
+    }
+}

@@ -23,10 +23,13 @@ public struct BuildRequest: Sendable {
     /// Swift stages with hand-offs between threads, so one worker per core leaves cores idle; with one
     /// more, a cold build of the bench's 48 cards on 2 cores kept them 1.85× busy instead of 1.7×
     /// (CPU / wall from `/usr/bin/time`, `--jobs 3` against `--jobs 2`).
+    /// The default `maxPixels`: 100 megapixels.
+    public static let defaultMaxPixels = 100_000_000
+
     public static let defaultJobs = ProcessInfo.processInfo.activeProcessorCount + 1
 
     public init(catalog: URL, output: URL, cache: URL?, jobs: Int = BuildRequest.defaultJobs,
-                maxPixels: Int = 100_000_000, scales: [Int]? = nil, format: OutputFormat.Kind? = nil,
+                maxPixels: Int = BuildRequest.defaultMaxPixels, scales: [Int]? = nil, format: OutputFormat.Kind? = nil,
                 lockTimeout: Duration? = nil) {
         self.catalog = catalog
         self.output = output

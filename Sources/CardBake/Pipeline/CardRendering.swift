@@ -29,13 +29,7 @@ struct CardRendering: Sendable {
         do {
             let prepared = try await pool.run {
                 try cancellation.check()
-                do {
-                    return try PreparedCard(card: plan.card, fonts: plan.fonts, imageDigest: plan.inputs.image,
-                                            maxPixels: maxPixels)
-                } catch let error as RenderError {
-                    // Only reading and decoding the image throws this here.
-                    throw CardFailure(card: plan.card, field: "image", error: error)
-                }
+                return try Self.prepare(plan, maxPixels: maxPixels)
             }
             let facts = CardFacts(width: prepared.layout.card.width, height: prepared.layout.card.height,
                                   placeholder: prepared.placeholder.description)
@@ -63,6 +57,17 @@ struct CardRendering: Sendable {
             throw error
         } catch {
             throw CardFailure(card: plan.card, field: nil, error: error)
+        }
+    }
+
+    /// The planned card decoded and laid out; an image that cannot be used fails the card's `image`.
+    static func prepare(_ plan: CardPlan, maxPixels: Int) throws -> PreparedCard {
+        do {
+            return try PreparedCard(card: plan.card, fonts: plan.fonts, imageDigest: plan.inputs.image,
+                                    maxPixels: maxPixels)
+        } catch let error as RenderError {
+            // Only reading and decoding the image throws this here.
+            throw CardFailure(card: plan.card, field: "image", error: error)
         }
     }
 

@@ -8,14 +8,14 @@ import Glibc
 ///
 /// Folders are locked in the order of their real paths, whatever their roles, so two commands never
 /// each hold a folder the other is waiting for; a folder named twice is locked once.
-public final class WorkspaceLock {
+package final class WorkspaceLock {
     private var locks: [DirectoryLock]
     /// Journals of folders written while locked, finished on release.
     private var journals: [WriteJournal] = []
 
     /// Locks every folder of `folders`, see ``DirectoryLock/acquire(_:mode:creating:timeout:cancellation:waiting:)``;
     /// `waiting` is called once for each folder found locked, with the folder and its holder.
-    public init(folders: [URL], mode: DirectoryLock.Mode, creating: Bool, timeout: Duration?,
+    package init(folders: [URL], mode: DirectoryLock.Mode, creating: Bool, timeout: Duration?,
                 cancellation: Cancellation, waiting: (URL, LockHolder) -> Void) throws {
         if creating {
             for folder in folders {
@@ -35,7 +35,7 @@ public final class WorkspaceLock {
 
     /// Finishes the journals, then releases every lock; releasing again does nothing. Also done
     /// when the object goes away.
-    public func release() {
+    package func release() {
         journals.forEach { $0.finish() }
         journals = []
         locks.reversed().forEach { $0.release() }

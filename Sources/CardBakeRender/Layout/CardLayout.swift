@@ -1,9 +1,9 @@
 import CardBakeCatalog
 
 /// Where everything on a card goes, in points (CARD_SPEC.md, "Geometry"). Pure arithmetic: no pixels here.
-public struct CardLayout: Sendable, Hashable {
+package struct CardLayout: Sendable, Hashable {
     /// How the source fills the feature frame.
-    public enum FeatureScaling: Sendable, Hashable {
+    package enum FeatureScaling: Sendable, Hashable {
         /// The whole source, fitted to the card's width: CARD_SPEC.md's F = ceil(W · h / w).
         case aspectFit
         /// The source's centre, cropped to the frame's aspect as the background is: the source is so tall
@@ -12,19 +12,19 @@ public struct CardLayout: Sendable, Hashable {
     }
 
     /// W × (F + T).
-    public let card: PointRect
+    package let card: PointRect
     /// (0, 0, W, F), where F = ceil(W · h / w), or the style's ``CardStyle/featureHeightLimit`` when that is less.
-    public let feature: PointRect
+    package let feature: PointRect
     /// Whether the feature shows the whole source or its centre.
-    public let featureScaling: FeatureScaling
+    package let featureScaling: FeatureScaling
     /// (20, F − 50, W − 40, 40): one line.
-    public let title: PointRect
+    package let title: PointRect
     /// (24, F + 20, W − 48, T − 40): wrapped and justified.
-    public let description: PointRect
+    package let description: PointRect
 
     /// Lays out a card for a source that is `sourceWidth × sourceHeight` pixels after EXIF orientation.
     /// The feature is at least 1 point tall, however wide the source.
-    public init(style: CardStyle, sourceWidth: Int, sourceHeight: Int) {
+    package init(style: CardStyle, sourceWidth: Int, sourceHeight: Int) {
         precondition(sourceWidth > 0 && sourceHeight > 0, "a source image has at least one pixel")
         let width = style.cardWidth
         let fittedHeight = (width * Double(sourceHeight) / Double(sourceWidth)).rounded(.up)
@@ -39,7 +39,7 @@ public struct CardLayout: Sendable, Hashable {
     }
 
     /// The card's size in pixels at `scale`.
-    public func pixelSize(atScale scale: Int) -> (width: Int, height: Int) {
+    package func pixelSize(atScale scale: Int) -> (width: Int, height: Int) {
         let frame = card.pixels(atScale: scale)
         return (frame.width, frame.height)
     }

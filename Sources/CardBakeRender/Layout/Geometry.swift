@@ -1,11 +1,11 @@
 /// A rectangle in points.
-public struct PointRect: Sendable, Hashable {
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
+package struct PointRect: Sendable, Hashable {
+    package var x: Double
+    package var y: Double
+    package var width: Double
+    package var height: Double
 
-    public init(x: Double, y: Double, width: Double, height: Double) {
+    package init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
         self.width = width
@@ -14,7 +14,7 @@ public struct PointRect: Sendable, Hashable {
 
     /// The frame in pixels at `scale`, snapped outwards to whole pixels as CGRectIntegral does:
     /// origins floor, far edges ceil.
-    public func pixels(atScale scale: Int) -> PixelRect {
+    package func pixels(atScale scale: Int) -> PixelRect {
         let s = Double(scale)
         let left = Int((x * s).rounded(.down))
         let top = Int((y * s).rounded(.down))
@@ -25,18 +25,18 @@ public struct PointRect: Sendable, Hashable {
 }
 
 /// A rectangle of whole pixels.
-public struct PixelRect: Sendable, Hashable {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
+package struct PixelRect: Sendable, Hashable {
+    package var x: Int
+    package var y: Int
+    package var width: Int
+    package var height: Int
 
-    public init(x: Int, y: Int, width: Int, height: Int) {
+    package init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
         self.width = width
         self.height = height
     }
 
-    public var isEmpty: Bool { width <= 0 || height <= 0 }
+    package var isEmpty: Bool { width <= 0 || height <= 0 }
 }

@@ -3,21 +3,21 @@ import Vips
 
 /// CARD_SPEC.md's background: the source aspect-filled to the card, a gaussian blur with
 /// extended edges, saturation `c' = L + s·(c − L)`, then a source-over tint.
-public struct BackgroundEffect: Sendable, Hashable {
+package struct BackgroundEffect: Sendable, Hashable {
     /// The blur's sigma in pixels of the reduced copy. 4 px keeps the reduced image far above the
     /// blur's frequency content, so scaling it up shows no blockiness or seams.
     package static let reducedSigma = 4.0
     /// Gray the transparent parts of a source are laid on before blurring.
     package static let backdrop: [Double] = [128, 128, 128]
 
-    public let blur: BlurStyle
+    package let blur: BlurStyle
     /// Points of the card the background covers.
-    public let cardWidth: Double
-    public let cardHeight: Double
+    package let cardWidth: Double
+    package let cardHeight: Double
     /// Pixels per point of the reduced copy; never more than the largest output scale.
-    public let resolution: Double
+    package let resolution: Double
 
-    public init(blur: BlurStyle, cardWidth: Double, cardHeight: Double, maxScale: Int) {
+    package init(blur: BlurStyle, cardWidth: Double, cardHeight: Double, maxScale: Int) {
         self.blur = blur
         self.cardWidth = cardWidth
         self.cardHeight = cardHeight
@@ -32,7 +32,7 @@ public struct BackgroundEffect: Sendable, Hashable {
     }
 
     /// Applies the effect to a decoded source (8-bit sRGB, with or without alpha).
-    public func apply(to source: VipsImage) throws(VipsError) -> BackgroundImage {
+    package func apply(to source: VipsImage) throws(VipsError) -> BackgroundImage {
         let opaque = source.hasAlpha ? try source.flattened(over: Self.backdrop) : source
         let width = pixelWidth, height = pixelHeight
         // Aspect-fill (cover): centre-crop the source to the card's aspect at full resolution, where

@@ -5,13 +5,13 @@ import Vips
 ///
 /// A blur of sigma 30 pt is low-frequency, so it is computed small and scaled up to each
 /// output scale; this is also the unit the cache stores, so a title edit reuses it.
-public struct BackgroundImage: Sendable, Equatable {
-    public let width: Int
-    public let height: Int
+package struct BackgroundImage: Sendable, Equatable {
+    package let width: Int
+    package let height: Int
     /// Interleaved RGB samples, row by row.
-    public let samples: [Float]
+    package let samples: [Float]
 
-    public init(width: Int, height: Int, samples: [Float]) {
+    package init(width: Int, height: Int, samples: [Float]) {
         precondition(samples.count == width * height * 3)
         self.width = width
         self.height = height
@@ -23,7 +23,7 @@ extension BackgroundImage {
     private static let magic = Data("CBBG1\n".utf8)
 
     /// A compact binary form for the cache: a magic line, width, height, then little-endian floats.
-    public func serialized() -> Data {
+    package func serialized() -> Data {
         var data = Self.magic
         for dimension in [UInt32(width), UInt32(height)] {
             withUnsafeBytes(of: dimension.littleEndian) { data.append(contentsOf: $0) }
@@ -37,7 +37,7 @@ extension BackgroundImage {
     }
 
     /// Reads what ``serialized()`` wrote; nil for anything else.
-    public init?(serialized data: Data) {
+    package init?(serialized data: Data) {
         let bytes = [UInt8](data)
         let header = Self.magic.count + 8
         guard bytes.count >= header, bytes.starts(with: Self.magic) else { return nil }

@@ -6,23 +6,23 @@ import Foundation
 import Synchronization
 
 /// A text style whose font cannot be used.
-public struct FontFailure: Error, Sendable {
+package struct FontFailure: Error, Sendable {
     /// The style field at fault: `style.title` or `style.description`.
-    public let field: String
-    public let error: RenderError
+    package let field: String
+    package let error: RenderError
 }
 
 /// Finds the font file behind each family or registers a style's own font file, once per build.
 ///
 /// Font files are registered with fontconfig for the whole process; resolve every card's fonts
 /// before worker threads start drawing text, so their font maps see the registered files.
-public final class FontResolver: Sendable {
+package final class FontResolver: Sendable {
     private let resolved = Mutex<[FontRequest: Result<ResolvedFont, RenderError>]>([:])
 
-    public init() {}
+    package init() {}
 
     /// The fonts of a card's title and description; a failure names the text style at fault.
-    public func fonts(for style: CardStyle) throws(FontFailure) -> ResolvedFonts {
+    package func fonts(for style: CardStyle) throws(FontFailure) -> ResolvedFonts {
         func resolve(_ text: TextStyle, field: String) throws(FontFailure) -> ResolvedFont {
             do {
                 return try font(for: text.fontRequest)
@@ -36,7 +36,7 @@ public final class FontResolver: Sendable {
 
     /// Safe from many threads: each font is resolved once, under the lock, so a file is registered
     /// with fontconfig once however many cards plan at the same time.
-    public func font(for request: FontRequest) throws(RenderError) -> ResolvedFont {
+    package func font(for request: FontRequest) throws(RenderError) -> ResolvedFont {
         let result = resolved.withLock { resolved in
             if let known = resolved[request] { return known }
             let result = Result { () throws(RenderError) -> ResolvedFont in

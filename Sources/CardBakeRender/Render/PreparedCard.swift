@@ -18,13 +18,13 @@ public struct EncodedBitmap: Sendable, Equatable {
 /// Rendering takes two steps so that a cache can supply the background effect, whose key is known
 /// only once the source's size is: make a prepared card (decode, layout, placeholder colour), then
 /// ``render(scales:background:)`` with the cached background or ``computeBackground()``.
-public struct PreparedCard: Sendable {
-    public let card: Card
-    public let layout: CardLayout
+package struct PreparedCard: Sendable {
+    package let card: Card
+    package let layout: CardLayout
     /// The blurred background this card is painted over.
-    public let backgroundEffect: BackgroundEffect
+    package let backgroundEffect: BackgroundEffect
     /// The source's dominant colour, shown before the bitmap is decoded.
-    public let placeholder: CardColor
+    package let placeholder: CardColor
     private let source: SourceImage
     private let imageDigest: ContentDigest
     private let fonts: ResolvedFonts
@@ -32,7 +32,7 @@ public struct PreparedCard: Sendable {
     /// Decodes `card`'s image, whose bytes must hash to `imageDigest`, at the size its largest scale
     /// needs. Throws ``RenderError`` for an image that cannot be used (too many pixels, damaged,
     /// changed since it was hashed) and ``VipsError`` for anything else.
-    public init(card: Card, fonts: ResolvedFonts, imageDigest: ContentDigest, maxPixels: Int) throws {
+    package init(card: Card, fonts: ResolvedFonts, imageDigest: ContentDigest, maxPixels: Int) throws {
         let style = card.style
         let largest = style.scales.max() ?? 1
         // Decoded for the largest scale even when only smaller ones are wanted: every scale's pixels
@@ -49,18 +49,18 @@ public struct PreparedCard: Sendable {
     }
 
     /// The background's cache key.
-    public var backgroundKey: ContentDigest {
+    package var backgroundKey: ContentDigest {
         backgroundEffect.key(imageDigest: imageDigest, textAreaHeight: card.style.textAreaHeight)
     }
 
     /// The background effect applied to the source.
-    public func computeBackground() throws -> BackgroundImage {
+    package func computeBackground() throws -> BackgroundImage {
         try backgroundEffect.apply(to: source.decoded)
     }
 
     /// The card at each of `scales`, painted over `background` and encoded in the card's format.
     /// Throws ``RenderError`` or ``VipsError``; checks `cancellation` between scales.
-    public func render(scales: [Int], background: BackgroundImage,
+    package func render(scales: [Int], background: BackgroundImage,
                        cancellation: Cancellation = Cancellation()) throws -> [Int: EncodedBitmap] {
         let renderer = CardRenderer(card: card, layout: layout, fonts: fonts)
         var bitmaps: [Int: EncodedBitmap] = [:]

@@ -3,12 +3,12 @@ import CardBakeManifest
 import Vips
 
 /// The identity of the renderer: part of every key of a rendered artifact.
-public enum RendererVersion {
+package enum RendererVersion {
     /// Bump when a change to the renderer changes pixels, so every cached card is redone.
-    public static let salt = "cardbake-renderer-4"
+    package static let salt = "cardbake-renderer-4"
 
     /// The salt and the libvips version.
-    public static let digest: ContentDigest = {
+    package static let digest: ContentDigest = {
         var renderer = Fingerprint(domain: "renderer")
         renderer.add("salt", salt)
         renderer.add("libvips", Vips.version)
