@@ -8,10 +8,8 @@
 
 // Pango, cairo's FreeType backend and fontconfig share caches between threads (fontconfig's
 // configuration, cairo's font-face and scaled-font caches) that are not reliably thread-safe in
-// the versions Debian 12 ships: with several threads laying out text at once, about 1 build in 10
-// laid a justified line out a pixel differently (docs/RELIABILITY.md). libvips' own text
-// operation serialises Pango the same way. Every entry point here holds this lock; text is a
-// small part of a card's work, so the workers lose little parallelism.
+// the versions Debian 12 ships (docs/RELIABILITY.md has the runs that showed it). libvips' own
+// text operation serialises Pango the same way. Every entry point here holds this lock.
 static pthread_mutex_t text_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static char *copy_error(const char *message) {

@@ -17,9 +17,8 @@ public enum Vips {
     /// Held while a libvips pipeline is built and while an image is released, never while pixels
     /// are computed. libvips 8.14 compiles orc programs as it builds some operations (the vertical
     /// reduce of every shrink, integer convolutions) and frees them when they are released, and
-    /// orc 0.4.33's code allocator corrupts its lists when one thread frees while another compiles:
-    /// a 10,000-card build crashed in it. docs/RELIABILITY.md reproduces the crash with libvips
-    /// alone, and shows this lock preventing it.
+    /// orc 0.4.33's code allocator corrupts its lists when one thread frees while another compiles
+    /// (docs/RELIABILITY.md reproduces the crash with libvips alone, and shows this lock preventing it).
     static let pipelineLock = Mutex<Void>(())
 
     /// Starts libvips (first call only): operation cache off, untrusted loaders blocked.

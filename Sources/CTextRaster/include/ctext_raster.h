@@ -2,8 +2,9 @@
 //
 // libvips' vips_text() cannot ellipsize to a frame, so cardbake drives Pango directly:
 // the text is passed with pango_layout_set_text (never parsed as markup), and Pango's
-// ellipsizing implements CARD_SPEC.md's overflow rules exactly. Pango's cairo font map is
-// per thread, so workers rasterize in parallel.
+// ellipsizing implements CARD_SPEC.md's overflow rules exactly. Every entry point holds one
+// process-wide lock (Pango, cairo and fontconfig share caches that are not reliably thread-safe),
+// so text is laid out one request at a time whatever the number of workers.
 #ifndef CTEXT_RASTER_H
 #define CTEXT_RASTER_H
 

@@ -74,8 +74,7 @@ public struct BuildReport: Codable, Sendable, Equatable {
     }
 
     /// JSON for `--report`, as `JSONEncoder` would write it pretty-printed with sorted keys (and
-    /// decodable as this type), but written directly: a no-op build of 10,000 cards spent longer
-    /// encoding the report with `JSONEncoder` than checking its output folder.
+    /// decodable as this type), but written directly, which is many times faster for a large catalog.
     public func encoded() -> Data {
         var json = JSONWriter()
         json.object { report in

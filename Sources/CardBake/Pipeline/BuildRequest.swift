@@ -19,12 +19,12 @@ public struct BuildRequest: Sendable {
     /// How long to wait for another cardbake using the same output or cache folder; nil waits as long as it takes.
     public var lockTimeout: Duration?
 
-    /// The default `jobs`: one more than the cores. A worker's card alternates between libvips and
-    /// Swift stages with hand-offs between threads, so one worker per core leaves cores idle; with one
-    /// more, a cold build of the bench's 48 cards on 2 cores kept them 1.85× busy instead of 1.7×
-    /// (CPU / wall from `/usr/bin/time`, `--jobs 3` against `--jobs 2`).
     /// The default `maxPixels`: 100 megapixels.
     public static let defaultMaxPixels = 100_000_000
+
+    /// The default `jobs`: one more than the cores. A worker's card alternates between libvips and
+    /// Swift stages with hand-offs between threads, so one worker per core leaves cores idle
+    /// (docs/ARCHITECTURE.md has the measurement).
 
     public static let defaultJobs = ProcessInfo.processInfo.activeProcessorCount + 1
 

@@ -1,6 +1,6 @@
 /// Writes JSON text straight into bytes, laid out as `JSONEncoder` lays it out with `.prettyPrinted`
 /// and `.withoutEscapingSlashes`: for documents too large for `JSONEncoder`'s speed, such as the
-/// report of a 10,000-card build (about 50 ms there, a few here).
+/// report of a 10,000-card build.
 ///
 /// Members are written in the order given, so give them sorted for stable text; a nil optional is
 /// left out, as `JSONEncoder` leaves it out.
