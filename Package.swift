@@ -15,12 +15,13 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
     targets: [
         // The manifest: its types, reading and writing, the schema version.
         .target(name: "CardBakeManifest"),
         // File-system primitives: atomic writes, locks, the write journal, stat, path normalisation.
-        .target(name: "CardBakeFiles"),
+        .target(name: "CardBakeFiles", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         // Keys, the stat cache, and the action cache and content store behind ArtifactStore.
         .target(
             name: "CardBakeCache",
