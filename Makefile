@@ -10,7 +10,7 @@ BENCH_APT_PACKAGES := imagemagick python3-venv python3-pip
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN   = $(shell $(SWIFT) build -c release --show-bin-path)/cardbake
 
-.PHONY: all deps build cards test bench stress clean
+.PHONY: all deps build cards test test-manifest-alone bench stress clean
 
 all: cards
 
@@ -43,10 +43,21 @@ build: deps
 cards: build
 	$(RELEASE_BIN) build $(CATALOG) --output $(OUTPUT)
 
-## test: every unit and end-to-end test
+## test: every unit and end-to-end test, then the manifest module alone
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) test-manifest-alone
+
+## test-manifest-alone: builds and tests CardBakeManifest as an app would, with libvips, Pango and
+## fontconfig hidden from pkg-config, and fails if anything but that module was compiled
+test-manifest-alone:
+	cd Tests/ManifestOnly && PKG_CONFIG_LIBDIR=/nonexistent PKG_CONFIG_PATH= $(SWIFT) test
+	@compiled=$$(cd Tests/ManifestOnly/.build/debug && for module in *.build; do \
+	  ls $$module/*.o >/dev/null 2>&1 && echo $${module%.build}; done | \
+	  grep -v -x -e CardBakeManifest -e CardBakeManifestTests -e 'ManifestOnlyPackage.*Tests'); \
+	if [ -n "$$compiled" ]; then echo "error: the manifest module pulled in: $$compiled" >&2; exit 1; fi; \
+	echo "CardBakeManifest builds and passes its tests alone."
 
 ## bench: the benchmark against its peers; prints the table and writes bench/RESULTS.md
 bench: build
