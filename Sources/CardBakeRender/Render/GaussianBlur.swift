@@ -4,10 +4,8 @@ import Foundation
 /// `gaussblur` kernel (float precision, minimum amplitude 0.2, normalised) with edge samples
 /// repeated beyond the edges.
 ///
-/// Text shadows use it. libvips' integer-precision blur compiles an orc program for every blur it
-/// builds, which on several threads raced in orc 0.4.33's code allocator (now serialised by
-/// `Vips.pipelineLock`; docs/RELIABILITY.md), and its float precision costs about a second of CPU
-/// more on a 48-card build; a shadow mask is small, so this costs next to nothing.
+/// Text shadows use it rather than libvips: a shadow mask is small, and libvips' float blur costs
+/// more for it (docs/ARCHITECTURE.md, "Where things are", has why not the integer one).
 package struct GaussianBlur {
     /// The kernel's weights, summing to 1; an odd count, centred.
     package let kernel: [Float]
