@@ -66,6 +66,7 @@ public struct Builder: Sendable {
         let toRender = found.values.filter { $0.cached == nil }.sorted { $0.plan.card.index < $1.plan.card.index }
         events(.planned(total: catalog.cards.count, toRender: toRender.count))
         let rendered = try await renderAndStore(toRender, records: records, pool: pool,
+                                                changes: Self.changes(of: toRender, since: output.manifestURL),
                                                 cancellation: cancellation, events: events)
         let outcomes = catalog.cards.map { card in
             Self.outcome(of: card, planned: plans[card.id], found: found[card.id], rendered: rendered[card.id])
@@ -109,13 +110,24 @@ public struct Builder: Sendable {
         return Dictionary(uniqueKeysWithValues: found.map { ($0.plan.card.id, $0) })
     }
 
+    /// Why each card to render is rendered, from the manifest in place (read only when there is one to render).
+    static func changes(of cards: [CardLookUp], since manifest: URL) -> [String: CardChange] {
+        guard !cards.isEmpty else { return [:] }
+        let previous = Dictionary((CardManifest.read(from: manifest)?.cards ?? []).map { ($0.id, $0) },
+                                  uniquingKeysWith: { first, _ in first })
+        return Dictionary(uniqueKeysWithValues: cards.map { card in
+            let id = card.plan.card.id
+            return (id, previous[id].map { CardChange.between($0, and: card.plan, filesIn: nil) ?? .notCached } ?? .new)
+        })
+    }
+
     /// Stages 3 and 4: renders each card on the pool and stores it as soon as it is done, `jobs`
     /// cards at a time. A store that fails to write stops the build with that error; a card that
     /// fails is its own result.
     private func renderAndStore(_ cards: [CardLookUp], records: RecordCache, pool: WorkerPool,
-                                cancellation: Cancellation,
+                                changes: [String: CardChange], cancellation: Cancellation,
                                 events: @escaping @Sendable (BuildEvent) -> Void) async throws
-        -> [String: Result<(CachedCard, StageReport, seconds: Double), CardFailure>] {
+        -> [String: Result<RenderedOutcome, CardFailure>] {
         guard !cards.isEmpty else { return [:] }
         // libvips starts (on this thread, before the workers use it) only when there is something to render.
         try Vips.start()
@@ -124,44 +136,37 @@ public struct Builder: Sendable {
         let storing = CardStoring(records: records)
         let stop = Cancellation(following: cancellation)
         let done = Counter()
-        let results = await cards.concurrentMap(width: request.jobs) { card in
+        let results = await cards.concurrentMap(width: request.jobs) { card -> RenderAttempt in
             let clock = ContinuousClock.now
-            let outcome: Result<(CachedCard, StageReport), any Error>
+            let attempt: RenderAttempt
             do {
                 let rendered = try await rendering.render(card, cancellation: stop)
-                outcome = .success((try await storing.store(rendered), rendered.stages))
+                let stored = try await storing.store(rendered)
+                attempt = RenderAttempt(.success(RenderedOutcome(
+                    card: stored, stages: rendered.stages, seconds: (ContinuousClock.now - clock).seconds,
+                    change: changes[card.plan.card.id] ?? .new)))
             } catch {
                 if error is FileSystemError { stop.cancel() }
-                outcome = .failure(error)
+                attempt = RenderAttempt(.failure(CardFailure(card: card.plan.card, error: error)), stoppedBy: error)
             }
-            let seconds = (ContinuousClock.now - clock).seconds
-            if case .failure(is BuildCancelled) = outcome { return (card, outcome, seconds) }
-            let result: BuildReport.CardResult = switch outcome {
-            case .success(let (_, stages)):
-                .init(id: card.plan.card.id, index: card.plan.card.index, status: .rendered, seconds: seconds, stages: stages)
-            case .failure(let error):
-                .failed(CardFailure(card: card.plan.card, error: error), seconds: seconds)
+            if !(attempt.error is BuildCancelled) {
+                let outcome = CardOutcome(attempt.result, seconds: (ContinuousClock.now - clock).seconds)
+                events(.finished(outcome.result(for: card.plan.card), done: done.increment(), of: cards.count))
             }
-            events(.finished(result, done: done.increment(), of: cards.count))
-            return (card, outcome, seconds)
+            return attempt
         }
-        for case (_, .failure(let error as FileSystemError), _) in results { throw error }
+        for case let error as FileSystemError in results.map(\.error) { throw error }
         try cancellation.check()
-        return Dictionary(uniqueKeysWithValues: results.map { card, outcome, seconds in
-            (card.plan.card.id, outcome.map { ($0.0, $0.1, seconds) }.mapError { CardFailure(card: card.plan.card, error: $0) })
-        })
+        return Dictionary(uniqueKeysWithValues: zip(cards, results).map { ($0.plan.card.id, $1.result) })
     }
 
     /// The outcome of `card` from its stages' results.
     static func outcome(of card: Card, planned: Result<CardPlan, CardFailure>?, found: CardLookUp?,
-                        rendered: Result<(CachedCard, StageReport, seconds: Double), CardFailure>?) -> CardOutcome {
+                        rendered: Result<RenderedOutcome, CardFailure>?) -> CardOutcome {
         if case .failure(let failure)? = planned { return .failed(failure, seconds: 0) }
         if let cached = found?.cached { return .cached(cached) }
-        switch rendered {
-        case .success(let (card, stages, seconds))?: return .rendered(card, stages: stages, seconds: seconds)
-        case .failure(let failure)?: return .failed(failure, seconds: 0)
-        case nil: preconditionFailure("every planned card is looked up, and rendered if the cache lacks it")
-        }
+        guard let rendered else { preconditionFailure("every planned card is looked up, and rendered if the cache lacks it") }
+        return CardOutcome(rendered, seconds: 0)
     }
 
     /// Stage 5: every card's files, `width` cards at a time; a card whose files cannot be written
@@ -191,5 +196,16 @@ public struct Builder: Sendable {
             }
         }
         return (final, entries)
+    }
+}
+
+/// One card's way through rendering and storing, with the error that stopped it, if any.
+private struct RenderAttempt: Sendable {
+    let result: Result<RenderedOutcome, CardFailure>
+    let error: (any Error)?
+
+    init(_ result: Result<RenderedOutcome, CardFailure>, stoppedBy error: (any Error)? = nil) {
+        self.result = result
+        self.error = error
     }
 }

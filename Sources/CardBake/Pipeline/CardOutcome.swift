@@ -5,13 +5,22 @@ enum CardOutcome: Sendable {
     /// Everything it needs was in the cache.
     case cached(CachedCard)
     /// The scales the cache lacked were rendered and stored.
-    case rendered(CachedCard, stages: StageReport, seconds: Double)
+    case rendered(RenderedOutcome)
     case failed(CardFailure, seconds: Double)
+
+    /// A card that went through rendering: rendered, or failed after `seconds` of trying.
+    init(_ rendering: Result<RenderedOutcome, CardFailure>, seconds: Double) {
+        switch rendering {
+        case .success(let rendered): self = .rendered(rendered)
+        case .failure(let failure): self = .failed(failure, seconds: seconds)
+        }
+    }
 
     /// The card as the cache holds it, unless it failed.
     var cachedCard: CachedCard? {
         switch self {
-        case .cached(let card), .rendered(let card, _, _): card
+        case .cached(let card): card
+        case .rendered(let rendered): rendered.card
         case .failed: nil
         }
     }
@@ -21,10 +30,19 @@ enum CardOutcome: Sendable {
         switch self {
         case .cached:
             .cached(card)
-        case let .rendered(_, stages, seconds):
-            BuildReport.CardResult(id: card.id, index: card.index, status: .rendered, seconds: seconds, stages: stages)
+        case let .rendered(rendered):
+            BuildReport.CardResult(id: card.id, index: card.index, status: .rendered, seconds: rendered.seconds,
+                                   stages: rendered.stages, reason: rendered.change.description)
         case let .failed(failure, seconds):
             .failed(failure, seconds: seconds)
         }
     }
+}
+
+/// A card rendered and stored in this build, and why it was.
+struct RenderedOutcome: Sendable {
+    let card: CachedCard
+    let stages: StageReport
+    let seconds: Double
+    let change: CardChange
 }

@@ -44,7 +44,8 @@ public struct Checker: Sendable {
         defer { lock.release() }
         let statCache = StatCache(loadingFrom: request.cache?.appendingPathComponent(CacheWorkspace.statCacheFile))
         let planner = Planner(statCache: statCache, fonts: FontResolver())
-        let manifestURL = request.output.appendingPathComponent(CardManifest.fileName)
+        let output = OutputFolder(directory: request.output, statCache: statCache)
+        let manifestURL = output.manifestURL
         let entries = CardManifest.read(from: manifestURL)?.cards ?? []
         let built = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var findings: [Finding] = []
@@ -60,8 +61,8 @@ public struct Checker: Sendable {
                 findings.append(Finding(cardID: card.id, kind: .missing, reason: "not in \(manifestURL.path)"))
                 continue
             }
-            if let reason = staleness(of: entry, plan: plan, statCache: statCache) {
-                findings.append(Finding(cardID: card.id, kind: .stale, reason: reason))
+            if let change = CardChange.between(entry, and: plan, filesIn: output) {
+                findings.append(Finding(cardID: card.id, kind: .stale, reason: change.description))
             }
         }
         let ids = Set(catalog.cards.map(\.id))
@@ -70,31 +71,4 @@ public struct Checker: Sendable {
         }
         return findings
     }
-
-    private func staleness(of entry: CardManifest.Entry, plan: CardPlan, statCache: StatCache) -> String? {
-        let changed = plan.inputs.differences(from: entry.inputs)
-        if !changed.isEmpty {
-            return changed.map(\.description).joined(separator: "; ")
-        }
-        let wanted = Set(plan.card.style.scales.map(CardManifest.scaleName))
-        if Set(entry.images.keys) != wanted {
-            return "scales changed from \(entry.images.keys.sorted().joined(separator: ",")) to \(wanted.sorted().joined(separator: ","))"
-        }
-        for scale in plan.card.style.scales {
-            guard let image = entry.images[CardManifest.scaleName(scale)] else { continue }
-            let expected = OutputFolder.file(for: plan.card, scale: scale)
-            if image.file != expected {
-                return "format changed: \(image.file) would be \(expected)"
-            }
-            let url = request.output.appendingPathComponent(image.file)
-            guard let digest = try? statCache.digest(ofFileAt: url) else {
-                return "\(image.file) is missing"
-            }
-            if digest != image.sha256 {
-                return "\(image.file) was modified after the build"
-            }
-        }
-        return nil
-    }
-
 }

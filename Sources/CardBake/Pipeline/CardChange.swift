@@ -1,0 +1,57 @@
+import CardBakeManifest
+
+/// How a card's output differs from what a build of it would write: what `check` reports for a
+/// stale card, and what a build's report and `--verbose` give as the reason a card was rendered.
+enum CardChange: Sendable, Equatable, CustomStringConvertible {
+    /// Not in the manifest in place.
+    case new
+    /// These groups of inputs have other digests than the manifest records.
+    case inputs([CardInputs.Group])
+    case scales(from: [String], to: [String])
+    case format(file: String, expected: String)
+    case missing(file: String)
+    case modified(file: String)
+    /// Nothing the manifest records differs, but the cache lacked a bitmap or had it damaged.
+    case notCached
+
+    var description: String {
+        switch self {
+        case .new: "new card"
+        case let .inputs(groups): groups.map(\.description).joined(separator: "; ")
+        case let .scales(from, to): "scales changed from \(from.joined(separator: ",")) to \(to.joined(separator: ","))"
+        case let .format(file, expected): "format changed: \(file) would be \(expected)"
+        case let .missing(file): "\(file) is missing"
+        case let .modified(file): "\(file) was modified after the build"
+        case .notCached: "not in the cache, or its cache entry was damaged"
+        }
+    }
+
+    /// The first difference between `entry`, as the manifest in place records the card, and
+    /// `plan`: inputs, then scales, then format, then (with `output`) each file's bytes through the
+    /// stat cache. nil when there is none.
+    static func between(_ entry: CardManifest.Entry, and plan: CardPlan, filesIn output: OutputFolder?) -> CardChange? {
+        let changed = plan.inputs.differences(from: entry.inputs)
+        if !changed.isEmpty {
+            return .inputs(changed)
+        }
+        let wanted = Set(plan.card.style.scales.map(CardManifest.scaleName))
+        if Set(entry.images.keys) != wanted {
+            return .scales(from: entry.images.keys.sorted(), to: wanted.sorted())
+        }
+        for scale in plan.card.style.scales {
+            guard let image = entry.images[CardManifest.scaleName(scale)] else { continue }
+            let expected = OutputFolder.file(for: plan.card, scale: scale)
+            if image.file != expected {
+                return .format(file: image.file, expected: expected)
+            }
+            guard let output else { continue }
+            guard let digest = try? output.statCache.digest(ofFileAtPath: output.path(of: image.file)) else {
+                return .missing(file: image.file)
+            }
+            if digest != image.sha256 {
+                return .modified(file: image.file)
+            }
+        }
+        return nil
+    }
+}
