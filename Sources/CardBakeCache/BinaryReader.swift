@@ -6,21 +6,25 @@ package struct BinaryReader {
     package let bytes: UnsafeRawBufferPointer
     package var offset: Int
 
+    @inlinable
     package init(bytes: UnsafeRawBufferPointer, offset: Int) {
         self.bytes = bytes
         self.offset = offset
     }
 
+    @inlinable
     package var remaining: Int {
         bytes.count - offset
     }
 
+    @inlinable
     package mutating func bytes(_ count: Int) -> UnsafeRawBufferPointer? {
         guard count >= 0, count <= remaining else { return nil }
         defer { offset += count }
         return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
     }
 
+    @inlinable
     package mutating func integer<Integer: FixedWidthInteger>(_: Integer.Type) -> Integer? {
         bytes(MemoryLayout<Integer>.size).map { Integer(bigEndian: $0.loadUnaligned(as: Integer.self)) }
     }
@@ -29,6 +33,7 @@ package struct BinaryReader {
 extension BinaryReader {
     /// Reads `data` with `body` when it starts with `tag`; nil when it does not, when `body` answers
     /// nil, or when bytes are left over.
+    @inlinable
     package static func decode<Value>(_ data: Data, tag: [UInt8], _ body: (inout BinaryReader) -> Value?) -> Value? {
         data.withUnsafeBytes { buffer in
             var reader = BinaryReader(bytes: buffer, offset: 0)

@@ -15,10 +15,13 @@ package enum AtomicFileWriter {
     ///
     /// - Throws: ``FileSystemError/cannotWrite(path:errno:)`` naming `url`, or
     ///   ``FileSystemError/cannotCreateDirectory(path:errno:)`` naming the directory that could not be made.
-    package static func write(_ data: Data, to url: URL) throws {
+    ///
+    /// `temporaryName` replaces the usual random one, for a writer that must find its own
+    /// temporary file again after being killed.
+    package static func write(_ data: Data, to url: URL, temporaryName: String? = nil) throws {
         let destination = url.fileSystemPath
         let directory = url.deletingLastPathComponent()
-        let temporary = directory.appendingPathComponent(temporaryName()).fileSystemPath
+        let temporary = directory.appendingPathComponent(temporaryName ?? Self.temporaryName()).fileSystemPath
         let descriptor = try createFile(atPath: temporary, in: directory, reportingAs: destination)
         let writeError = writeAll(data, to: descriptor)
         // Close before renaming: the rename publishes the file, and a failed close can mean lost data.

@@ -4,9 +4,10 @@ import SystemPackage
 /// through it. Lexical only (swift-system's `lexicallyNormalize`): `.` and `..` resolved, repeated
 /// and trailing slashes removed, symbolic links kept, the file system never touched.
 package enum NormalPath {
-    /// `path` made absolute against `directory` (itself absolute) when it is relative, then normalised.
-    package static func of(_ path: String, relativeTo directory: String) -> String {
-        let absolute = path.hasPrefix("/") ? path : directory + "/" + path
+    /// `path` made absolute against `directory` (itself absolute; asked for only when `path` is
+    /// relative), then normalised.
+    package static func of(_ path: String, relativeTo directory: @autoclosure () -> String) -> String {
+        let absolute = path.hasPrefix("/") ? path : directory() + "/" + path
         if isNormal(absolute) { return absolute }
         var normal = FilePath(absolute)
         normal.lexicallyNormalize()

@@ -13,6 +13,8 @@ import Synchronization
 /// failed `open`, and a build that changes nothing writes no note.
 package final class WriteJournal: Sendable {
     package static let noteName = ".cardbake-unfinished"
+    /// The note's temporary file while it is written: a fixed name, so that it can be found after a kill.
+    static let noteTemporaryName = ".cardbake-unfinished.writing"
 
     private let note: URL
     private let listing: @Sendable () -> Set<String>
@@ -26,7 +28,11 @@ package final class WriteJournal: Sendable {
          listing: @escaping @Sendable () -> Set<String> = { [] }) {
         note = folder.appendingPathComponent(Self.noteName)
         self.listing = listing
-        guard let text = try? ReadableFile(path: note.fileSystemPath).readToEnd() else { return }
+        guard let text = try? ReadableFile(path: note.fileSystemPath).readToEnd() else {
+            // A build killed while writing its note changed nothing else, but left the note's temporary file.
+            unlink(folder.appendingPathComponent(Self.noteTemporaryName).fileSystemPath)
+            return
+        }
         if let areas {
             for area in areas {
                 AtomicFileWriter.removeLeftovers(in: folder.appendingPathComponent(area), recursive: false)
@@ -42,7 +48,8 @@ package final class WriteJournal: Sendable {
     package func begin() throws {
         try begun.withLock { begun in
             guard !begun else { return }
-            try AtomicFileWriter.write(Data(listing().sorted().map { $0 + "\n" }.joined().utf8), to: note)
+            try AtomicFileWriter.write(Data(listing().sorted().map { $0 + "\n" }.joined().utf8), to: note,
+                                       temporaryName: Self.noteTemporaryName)
             begun = true
         }
     }

@@ -88,20 +88,20 @@ public struct CardManifest: Codable, Sendable, Equatable {
     public init(data: Data, source: String) throws(ReadError) {
         struct Schema: Decodable { var schema: Int }
         let decoder = JSONDecoder()
-        let schema: Int
+        let manifest: CardManifest
         do {
-            schema = try decoder.decode(Schema.self, from: data).schema
+            manifest = try decoder.decode(CardManifest.self, from: data)
         } catch {
+            // Another schema's shape fails to decode: say which schema it is rather than what failed.
+            if let schema = try? decoder.decode(Schema.self, from: data).schema, schema != Self.schemaVersion {
+                throw .unsupportedSchema(source: source, found: schema, understood: Self.schemaVersion)
+            }
             throw .invalid(source: source, reason: ReadError.reason(error))
         }
-        guard schema == Self.schemaVersion else {
-            throw .unsupportedSchema(source: source, found: schema, understood: Self.schemaVersion)
+        guard manifest.schema == Self.schemaVersion else {
+            throw .unsupportedSchema(source: source, found: manifest.schema, understood: Self.schemaVersion)
         }
-        do {
-            self = try decoder.decode(CardManifest.self, from: data)
-        } catch {
-            throw .invalid(source: source, reason: ReadError.reason(error))
-        }
+        self = manifest
     }
 
     /// The manifest in the file at `url`. Throws ``ReadError``.

@@ -7,16 +7,23 @@ import Foundation
 /// Digests order as their bytes (and so as their text) do.
 public struct ContentDigest: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
     // The 32 bytes as four big-endian words, so that comparing words compares bytes.
-    private let word0, word1, word2, word3: UInt64
+    @usableFromInline let word0, word1, word2, word3: UInt64
 
-    /// The digest with these 32 bytes; nil for any other count.
+    /// The digest with these 32 bytes; nil for any other count. Inlinable, so that callers in other
+    /// modules get it specialised for their collection type.
+    @inlinable
     public init?(bytes: some Collection<UInt8>) {
         guard bytes.count == 32 else { return nil }
-        var words = [UInt64](repeating: 0, count: 4)
+        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         for (index, byte) in bytes.enumerated() {
-            words[index / 8] = words[index / 8] << 8 | UInt64(byte)
+            switch index / 8 {
+            case 0: words.0 = words.0 << 8 | UInt64(byte)
+            case 1: words.1 = words.1 << 8 | UInt64(byte)
+            case 2: words.2 = words.2 << 8 | UInt64(byte)
+            default: words.3 = words.3 << 8 | UInt64(byte)
+            }
         }
-        (word0, word1, word2, word3) = (words[0], words[1], words[2], words[3])
+        (word0, word1, word2, word3) = words
     }
 
     /// Parses 64 hexadecimal digits (either case); nil for anything else.

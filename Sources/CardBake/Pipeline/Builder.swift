@@ -49,7 +49,7 @@ public struct Builder: Sendable {
         let records = RecordCache(store: workspace.store)
         let output = OutputFolder(directory: request.output, statCache: workspace.statCache)
         // Made first: it cleans up after a build that was killed while writing the folder.
-        let writer = OutputWriter(folder: output, records: records, journal: .output(request.output, cards: catalog.cards))
+        let writer = OutputWriter(folder: output, records: records, journal: .output(output, cards: catalog.cards))
         let fonts = FontResolver()
 
         let wholeBuild = WholeBuild(catalog: catalog, request: request, statCache: workspace.statCache, fonts: fonts)
@@ -66,7 +66,7 @@ public struct Builder: Sendable {
         let toRender = found.values.filter { $0.cached == nil }.sorted { $0.plan.card.index < $1.plan.card.index }
         events(.planned(total: catalog.cards.count, toRender: toRender.count))
         let rendered = try await renderAndStore(toRender, records: records, pool: pool,
-                                                changes: Self.changes(of: toRender, since: output.manifestURL),
+                                                changes: Self.changes(of: toRender, since: output.manifestInPlace),
                                                 cancellation: cancellation, events: events)
         let outcomes = catalog.cards.map { card in
             Self.outcome(of: card, planned: plans[card.id], found: found[card.id], rendered: rendered[card.id])
@@ -111,9 +111,9 @@ public struct Builder: Sendable {
     }
 
     /// Why each card to render is rendered, from the manifest in place (read only when there is one to render).
-    static func changes(of cards: [CardLookUp], since manifest: URL) -> [String: CardChange] {
+    static func changes(of cards: [CardLookUp], since manifest: ManifestInPlace) -> [String: CardChange] {
         guard !cards.isEmpty else { return [:] }
-        let previous = Dictionary((CardManifest.read(from: manifest)?.cards ?? []).map { ($0.id, $0) },
+        let previous = Dictionary((manifest.manifest?.cards ?? []).map { ($0.id, $0) },
                                   uniquingKeysWith: { first, _ in first })
         return Dictionary(uniqueKeysWithValues: cards.map { card in
             let id = card.plan.card.id

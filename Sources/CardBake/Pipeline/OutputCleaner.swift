@@ -1,3 +1,4 @@
+import CardBakeCache
 import CardBakeFiles
 import CardBakeManifest
 import Foundation
@@ -7,9 +8,10 @@ public enum OutputCleaner {
     /// Removes the cards the manifest names and the manifest itself, then `cards/` if it is empty;
     /// first, what a build killed part-way left (see ``WriteJournal``).
     public static func removeOutput(at directory: URL) throws {
-        _ = WriteJournal.output(directory, cards: [])
-        let manifestURL = directory.appendingPathComponent(CardManifest.fileName)
-        guard let manifest = CardManifest.read(from: manifestURL) else { return }
+        let folder = OutputFolder(directory: directory, statCache: StatCache(loadingFrom: nil))
+        _ = WriteJournal.output(folder, cards: [])
+        let manifestURL = folder.manifestURL
+        guard let manifest = folder.manifestInPlace.manifest else { return }
         _ = OutputFolder.remove(manifest.files, in: directory)
         try FileManager.default.removeItem(at: manifestURL)
         let cards = directory.appendingPathComponent("cards")

@@ -2,13 +2,22 @@ import CardBakeCache
 import CardBakeCatalog
 import CardBakeManifest
 import Foundation
+import Synchronization
 
 /// The output folder's layout, and what its files hold as the stat cache sees them.
 struct OutputFolder: Sendable {
     let directory: URL
     let statCache: StatCache
+    /// The manifest in the folder as the build found it, read once, when first asked for.
+    let manifestInPlace: ManifestInPlace
 
-    var manifestURL: URL { directory.appendingPathComponent(CardManifest.fileName) }
+    init(directory: URL, statCache: StatCache) {
+        self.directory = directory
+        self.statCache = statCache
+        manifestInPlace = ManifestInPlace(url: directory.appendingPathComponent(CardManifest.fileName))
+    }
+
+    var manifestURL: URL { manifestInPlace.url }
 
     /// Relative path of a card's bitmap at one scale.
     static func file(for card: Card, scale: Int) -> String {
@@ -43,5 +52,26 @@ struct OutputFolder: Sendable {
     private static func isCardFile(_ file: String) -> Bool {
         let parts = file.split(separator: "/", omittingEmptySubsequences: false)
         return parts.count == 2 && parts[0] == "cards" && !parts[1].isEmpty && !parts[1].hasPrefix(".")
+    }
+}
+
+/// A manifest file read at most once, when first asked for: the build holds the folder's lock, so
+/// it does not change until the build replaces it.
+final class ManifestInPlace: Sendable {
+    let url: URL
+    private let loaded = Mutex<CardManifest??>(nil)
+
+    init(url: URL) {
+        self.url = url
+    }
+
+    /// The manifest, or nil when there is none or it is not one of this schema.
+    var manifest: CardManifest? {
+        loaded.withLock { loaded in
+            if let manifest = loaded { return manifest }
+            let manifest = CardManifest.read(from: url)
+            loaded = .some(manifest)
+            return manifest
+        }
     }
 }

@@ -43,7 +43,7 @@ struct OutputWriter: Sendable {
         if let written = await records.record(ContentDigest.self, for: key), inPlace == written {
             return ([], written)
         }
-        let previous = CardManifest.read(from: url)
+        let previous = folder.manifestInPlace.manifest
         let data = try manifest.encoded()
         let digest = ContentDigest.sha256(data)
         if inPlace != digest {

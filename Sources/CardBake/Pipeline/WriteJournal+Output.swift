@@ -9,12 +9,12 @@ extension WriteJournal {
     /// note listed that the manifest in place does not name are removed: the killed build wrote them
     /// for a manifest it never wrote, or was removing them for the one it did. Temporary files are
     /// looked for only where cardbake writes, the folder itself and `cards/`.
-    static func output(_ folder: URL, cards: [Card]) -> WriteJournal {
-        let manifest = folder.appendingPathComponent(CardManifest.fileName)
-        return WriteJournal(folder: folder, areas: ["", "cards"]) { unfinished in
-            _ = OutputFolder.remove(unfinished.subtracting(CardManifest.read(from: manifest)?.files ?? []), in: folder)
+    static func output(_ folder: OutputFolder, cards: [Card]) -> WriteJournal {
+        let inPlace = folder.manifestInPlace
+        return WriteJournal(folder: folder.directory, areas: ["", "cards"]) { unfinished in
+            _ = OutputFolder.remove(unfinished.subtracting(inPlace.manifest?.files ?? []), in: folder.directory)
         } listing: {
-            (CardManifest.read(from: manifest)?.files ?? []).union(cards.flatMap(OutputFolder.files(for:)))
+            (inPlace.manifest?.files ?? []).union(cards.flatMap(OutputFolder.files(for:)))
         }
     }
 }

@@ -57,6 +57,18 @@ struct WriteJournalTests {
         }
     }
 
+    @Test("A build killed while writing its note leaves the note's temporary file, which the next journal removes")
+    func killedWhileWritingTheNote() throws {
+        try withTemporaryDirectory { folder in
+            let leftover = folder.appendingPathComponent(WriteJournal.noteTemporaryName)
+            try Data("cards/a@1x.png\ncards/b".utf8).write(to: leftover)
+            var recovered: Set<String>?
+            _ = WriteJournal(folder: folder, areas: ["", "cards"], recover: { recovered = $0 })
+            #expect(!FileManager.default.fileExists(atPath: leftover.path))
+            #expect(recovered == nil)
+        }
+    }
+
     @Test("An output folder's recovery removes the files a killed build listed that the manifest in place does not name")
     func outputRecovery() throws {
         try withTemporaryDirectory { folder in
@@ -79,7 +91,7 @@ struct WriteJournalTests {
             try #require(CardManifest.read(from: folder.appendingPathComponent(CardManifest.fileName)) != nil)
 
             // When
-            _ = WriteJournal.output(folder, cards: [])
+            _ = WriteJournal.output(OutputFolder(directory: folder, statCache: StatCache(loadingFrom: nil)), cards: [])
 
             // Then
             let cards = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("cards").path)
