@@ -8,7 +8,7 @@ public struct Card: Sendable, Equatable {
     public var image: URL
     public var title: String
     public var description: String
-    /// The catalog's style with this card's own `style` block, if any, applied over it.
+    /// The catalog's style with this card's own `style` block, if any, applied over it, then the overrides.
     public var style: CardStyle
     /// Zero-based position in the catalog's `cards` array, for messages (`cards[3]`).
     public var index: Int

@@ -4,14 +4,17 @@ package struct CardDecoder {
     package static let requiredKeys = ["id", "image", "title", "description"]
 
     package let reader: SchemaReader
-    /// The catalog's resolved style, which a card's own `style` block is applied over.
+    /// The catalog's resolved style, overrides applied, which a card's own `style` block is applied over.
     package let catalogStyle: CardStyle
+    /// Applied over a card's own `style` block.
+    package let overrides: StyleOverrides
     /// Where each id was first used, to report repeats.
     private var firstIndexByID: [String: Int] = [:]
 
-    package init(reader: SchemaReader, catalogStyle: CardStyle, cardCount: Int) {
+    package init(reader: SchemaReader, catalogStyle: CardStyle, overrides: StyleOverrides, cardCount: Int) {
         self.reader = reader
         self.catalogStyle = catalogStyle
+        self.overrides = overrides
         firstIndexByID.reserveCapacity(cardCount)
     }
 
@@ -28,7 +31,8 @@ package struct CardDecoder {
         let image = reader.filePath(fields["image"])
         let title = reader.text(fields["title"], rule: .title)
         let description = reader.text(fields["description"], rule: .description)
-        let style = fields["style"].map { StyleDecoder(reader: reader).overlay($0, on: catalogStyle) } ?? catalogStyle
+        let style = fields["style"].map { StyleDecoder(reader: reader, overrides: overrides).overlay($0, on: catalogStyle) }
+            ?? catalogStyle
         guard let id, let image, let title, let description, reader.log.count == problemsBefore else { return nil }
         return Card(id: id, image: image, title: title, description: description, style: style, index: index)
     }

@@ -5,15 +5,21 @@ package struct CatalogDecoder {
     package static let requiredKeys = ["version", "cards"]
 
     package let reader: SchemaReader
+    /// Applied over the catalog's style and every card's.
+    package let overrides: StyleOverrides
 
-    /// The catalog's style and cards; meaningful only if no problem was reported.
+    /// The catalog's style and cards, overrides applied; meaningful only if no problem was reported.
     package func decode(_ root: JSONValue) -> (style: CardStyle, cards: [Card]) {
         let node = SchemaReader.Node(value: root, path: .root)
+        // Nothing to check: no override makes the default style too tall for an encoder (at scale 4 it is
+        // 5040 pixels tall).
+        let defaults = overrides.applied(to: CardStyle())
         guard let fields = reader.object(node, keys: Self.topLevelKeys, required: Self.requiredKeys) else {
-            return (CardStyle(), [])
+            return (defaults, [])
         }
         if let version = fields["version"] { check(version: version) }
-        let style = fields["style"].map { StyleDecoder(reader: reader).overlay($0, on: CardStyle()) } ?? CardStyle()
+        let style = fields["style"].map { StyleDecoder(reader: reader, overrides: overrides).overlay($0, on: defaults) }
+            ?? defaults
         return (style, fields["cards"].map { cards($0, style: style) } ?? [])
     }
 
@@ -30,7 +36,7 @@ package struct CatalogDecoder {
 
     private func cards(_ node: SchemaReader.Node, style: CardStyle) -> [Card] {
         guard let elements = reader.array(node, expected: "an array of card objects") else { return [] }
-        var decoder = CardDecoder(reader: reader, catalogStyle: style, cardCount: elements.count)
+        var decoder = CardDecoder(reader: reader, catalogStyle: style, overrides: overrides, cardCount: elements.count)
         return elements.enumerated().compactMap { index, element in decoder.decode(element, index: index) }
     }
 }

@@ -10,24 +10,29 @@ import Foundation
 /// of building that card, not of the catalog.
 public enum CatalogLoader {
     /// Reads and validates a catalog file.
-    /// - Parameter file: the catalog; relative `image` and `fontFile` paths are relative to its folder,
-    ///   and messages show this URL's path as given (a relative path stays relative).
+    /// - Parameters:
+    ///   - file: the catalog; relative `image` and `fontFile` paths are relative to its folder,
+    ///     and messages show this URL's path as given (a relative path stays relative).
+    ///   - overrides: applied over the catalog's style and every card's before they are validated, so
+    ///     a style they make invalid is refused as one the catalog makes invalid.
     /// - Throws: ``CatalogError``.
-    public static func load(from file: URL) throws -> Catalog {
+    public static func load(from file: URL, overrides: StyleOverrides = StyleOverrides()) throws -> Catalog {
         let data: Data
         do {
             data = try Data(contentsOf: file)
         } catch {
             throw CatalogError.unreadable(file: file, reason: reason(for: error))
         }
-        return try decode(data, file: file)
+        return try decode(data, file: file, overrides: overrides)
     }
 
     /// Validates catalog bytes.
-    /// - Parameter file: where the bytes come from, used in messages and to resolve relative paths
-    ///   (relative to the file's folder); it is not read.
+    /// - Parameters:
+    ///   - file: where the bytes come from, used in messages and to resolve relative paths
+    ///     (relative to the file's folder); it is not read.
+    ///   - overrides: as for ``load(from:overrides:)``.
     /// - Throws: ``CatalogError/invalidJSON(file:line:column:reason:)`` or ``CatalogError/invalid(file:problems:)``.
-    public static func decode(_ data: Data, file: URL) throws -> Catalog {
+    public static func decode(_ data: Data, file: URL, overrides: StyleOverrides = StyleOverrides()) throws -> Catalog {
         let root: JSONValue
         do throws(JSONSyntaxError) {
             root = try JSONDocument.parse(data)
@@ -36,7 +41,7 @@ public enum CatalogLoader {
         }
         let log = ProblemLog()
         let reader = SchemaReader(log: log, paths: CatalogPathResolver(catalogFile: file))
-        let (style, cards) = CatalogDecoder(reader: reader).decode(root)
+        let (style, cards) = CatalogDecoder(reader: reader, overrides: overrides).decode(root)
         guard log.count == 0 else {
             throw CatalogError.invalid(file: file, problems: log.problemsInDocumentOrder)
         }

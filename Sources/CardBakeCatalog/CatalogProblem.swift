@@ -1,6 +1,6 @@
-/// One reason a catalog does not validate.
+/// One reason a catalog does not validate, or values overriding it (``OverrideError``) cannot be used.
 public struct CatalogProblem: Sendable, Equatable, CustomStringConvertible {
-    /// Where the problem is, e.g. `cards[3].titel` or `style.blur.radius`; empty for the top level.
+    /// Where the problem is, e.g. `cards[3].titel`, `style.blur.radius` or `--scales[1]`; empty for the top level.
     public var path: String
     /// The id of the card the problem is in, when the card has a valid id.
     public var cardID: String?

@@ -27,6 +27,16 @@ package enum MessageText {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
+    /// What an integer setting allows: `an integer from 1 to 4`.
+    package static func integer(in range: ClosedRange<Int>) -> String {
+        "an integer from \(range.lowerBound) to \(range.upperBound)"
+    }
+
+    /// A value outside what `allowed` describes: `9 is out of range; allowed: an integer from 1 to 4.`
+    package static func outOfRange(_ value: Double, allowed: String) -> String {
+        "\(number(value)) is out of range; allowed: \(allowed)."
+    }
+
     /// A single character: `'x'` for printable ASCII, `U+0000 (NUL)` for control characters,
     /// `'é' (U+00E9)` for anything else.
     package static func describe(_ scalar: Unicode.Scalar) -> String {

@@ -86,7 +86,7 @@ package struct SchemaReader {
 
     /// A whole number within `range`; `2.0` counts as 2, `2.5` does not.
     package func integer(_ node: Node?, in range: ClosedRange<Int>) -> Int? {
-        let allowed = { "an integer from \(range.lowerBound) to \(range.upperBound)" }
+        let allowed = { MessageText.integer(in: range) }
         let bounds = Double(range.lowerBound)...Double(range.upperBound)
         guard let node, let value = checkedNumber(node, allowed: allowed(), inRange: bounds.contains) else { return nil }
         guard value == value.rounded() else {
@@ -103,7 +103,7 @@ package struct SchemaReader {
             return nil
         }
         guard inRange(value) else {
-            report("\(MessageText.number(value)) is out of range; allowed: \(allowed()).", at: node)
+            report(MessageText.outOfRange(value, allowed: allowed()), at: node)
             return nil
         }
         return value

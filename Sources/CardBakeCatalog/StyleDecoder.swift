@@ -1,13 +1,15 @@
-/// Applies a `style` block of a catalog — a partial style — over a base style.
+/// Applies a `style` block of a catalog — a partial style — over a base style, then the overrides.
 ///
 /// The same overlay serves the catalog's style (over `CardStyle()`) and each card's style (over the
 /// catalog's): every key present replaces the corresponding field of the base, every key absent
 /// keeps it, and nested blocks (`blur`, `title`, `shadow`, …) are partial in the same way.
 /// A key with a problem is reported and leaves the base value; the caller discards the result then.
-/// A style whose tallest card would be more pixels than its format's encoder writes is reported too, at
-/// the block that makes it so.
+/// A style whose tallest card would be more pixels than its format's encoder writes, overrides
+/// applied, is reported too, at the block that makes it so.
 package struct StyleDecoder {
     package let reader: SchemaReader
+    /// Applied over every block, so that their values win; a base must have them applied already.
+    package let overrides: StyleOverrides
 
     package static let styleKeys = ["cardWidth", "textAreaHeight", "maxFeatureHeight", "scales", "format", "quality",
                             "compression", "pngFilter", "blur", "title", "description", "border"]
@@ -27,11 +29,13 @@ package struct StyleDecoder {
         if let title = fields["title"] { style.title = overlay(title, on: style.title) }
         if let description = fields["description"] { style.description = overlay(description, on: style.description) }
         if let border = fields["border"] { style.border = overlay(border, on: style.border) }
+        style = overrides.applied(to: style)
         if base.tallestCardFitsEncoder && !style.tallestCardFitsEncoder { reportEncoderLimit(of: style, at: node) }
         return style
     }
 
-    /// Says how tall the tallest card is, what the format allows, and what the feature and text area may add up to.
+    /// Says how tall the tallest card is, what the format allows, and what the feature and text area may add up to;
+    /// scales and a format from the overrides are marked as such.
     private func reportEncoderLimit(of style: CardStyle, at node: SchemaReader.Node) {
         let format = MessageText.quoted(style.output.kind.rawValue)
         let limit = style.output.kind.maxDimension
@@ -39,35 +43,19 @@ package struct StyleDecoder {
         let cap = style.maxFeatureHeight == nil ? "maxFeatureHeight's default, 3 × cardWidth" : "maxFeatureHeight"
         reader.report("the tallest card, a feature of \(MessageText.number(style.featureHeightLimit)) points (\(cap)) over a"
                       + " text area of \(MessageText.number(style.textAreaHeight)) (textAreaHeight), is"
-                      + " \(style.tallestCardPixelHeight) pixels tall at scale \(scale), over the \(limit) pixels format"
-                      + " \(format) allows; allowed: maxFeatureHeight + textAreaHeight up to"
-                      + " \(MessageText.number(Double(limit) / Double(scale))) points for \(format) at scale \(scale);"
-                      + " lower them, drop scale \(scale), or choose another format.", at: node)
+                      + " \(style.tallestCardPixelHeight) pixels tall at scale \(scale)\(overrides.scalesSource), over the"
+                      + " \(limit) pixels format \(format)\(overrides.formatSource) allows; allowed: maxFeatureHeight"
+                      + " + textAreaHeight up to \(MessageText.number(Double(limit) / Double(scale))) points for \(format)"
+                      + " at scale \(scale); lower them, drop scale \(scale), or choose another format.", at: node)
     }
 
-    /// Scales to render: non-empty, each 1...4, no repeats; returned in ascending order.
+    /// Scales to render, by ``ScaleListRule``; returned in ascending order.
     private func scales(_ node: SchemaReader.Node?) -> [Int]? {
-        let allowed = "a non-empty array of different integers from 1 to 4"
-        guard let node, let elements = reader.array(node, expected: allowed) else { return nil }
-        guard !elements.isEmpty else {
-            reader.report("the array is empty; allowed: \(allowed).", at: node)
-            return nil
-        }
-        var firstIndexByScale: [Int: Int] = [:]
-        var isValid = true
-        for (index, element) in elements.enumerated() {
-            guard let scale = reader.integer(element, in: 1...4) else {
-                isValid = false
-                continue
-            }
-            if let first = firstIndexByScale[scale] {
-                reader.report("scale \(scale) is repeated (first at \(node.path.appending(index: first))); allowed: \(allowed).", at: element)
-                isValid = false
-            } else {
-                firstIndexByScale[scale] = index
-            }
-        }
-        return isValid ? firstIndexByScale.keys.sorted() : nil
+        let rule = ScaleListRule.catalog
+        guard let node, let elements = reader.array(node, expected: rule.allowed) else { return nil }
+        return rule.scales(elements.map { reader.integer($0, in: ScaleListRule.range) },
+                           location: { node.path.appending(index: $0).description },
+                           report: { message, index in reader.report(message, at: index.map { elements[$0] } ?? node) })
     }
 
     private func overlay(_ node: SchemaReader.Node, on base: BlurStyle) -> BlurStyle {

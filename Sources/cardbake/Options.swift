@@ -64,7 +64,8 @@ struct VerbosityOptions: ParsableArguments {
 /// Overrides of the catalog's style that change what a build produces; `check` takes them too,
 /// so it compares against the same build.
 struct RenderOverrideOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Scales to render, overriding the catalog (each 1–4).", valueName: "1,2,3"))
+    @Option(help: ArgumentHelp("Scales to render, overriding the catalog (different integers, each 1–4).",
+                               valueName: "1,2,3"))
     var scales: String?
 
     @Option(help: "Output format, overriding the catalog.")
@@ -74,14 +75,14 @@ struct RenderOverrideOptions: ParsableArguments {
         _ = try parsedScales()
     }
 
-    /// `--scales` as numbers, ascending, without repeats.
+    /// `--scales` as numbers, checked by the rule for a catalog's `scales`, ascending; nil without the flag.
     func parsedScales() throws -> [Int]? {
         guard let scales else { return nil }
-        let values = scales.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-        guard !values.isEmpty, values.allSatisfy({ $0.map((1...4).contains) ?? false }) else {
-            throw ValidationError("--scales takes a comma-separated list of scales from 1 to 4, e.g. 1,2,3.")
+        do throws(OverrideError) {
+            return try StyleOverrides(scales: StyleOverrides.scales(parsing: scales)).scales
+        } catch {
+            throw ValidationError(error.description)
         }
-        return Array(Set(values.compactMap { $0 })).sorted()
     }
 }
 

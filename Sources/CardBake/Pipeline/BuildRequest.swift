@@ -12,7 +12,8 @@ public struct BuildRequest: Sendable {
     public var jobs: Int
     /// Images declaring more pixels are refused before decoding.
     public var maxPixels: Int
-    /// Replace every card's scales (`--scales`).
+    /// Replace every card's scales (`--scales`); checked by the rule for a catalog's `scales` when the
+    /// catalog is loaded.
     public var scales: [Int]?
     /// Replace every card's format (`--format`).
     public var format: OutputFormat.Kind?
@@ -41,14 +42,11 @@ public struct BuildRequest: Sendable {
         self.lockTimeout = lockTimeout
     }
 
-    /// The catalog as this request builds it: loaded, validated, with the overrides applied.
+    /// The catalog as this request builds it: loaded with `scales` and `format` as its last style layer,
+    /// then validated.
+    /// - Throws: ``CatalogError``, or ``OverrideError`` when `scales` breaks the rule for scales.
     public func loadCatalog() throws -> Catalog {
-        var catalog = try CatalogLoader.load(from: self.catalog)
-        for index in catalog.cards.indices {
-            if let scales { catalog.cards[index].style.scales = scales }
-            if let format { catalog.cards[index].style.output.kind = format }
-        }
-        return catalog
+        try CatalogLoader.load(from: catalog, overrides: StyleOverrides(scales: scales, format: format))
     }
 }
 

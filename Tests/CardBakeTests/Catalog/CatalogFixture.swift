@@ -25,14 +25,15 @@ enum CatalogFixture {
         return #"{"version": 1\#(styleMember), "cards": [\#(cards.joined(separator: ", "))]}"#
     }
 
-    static func decode(_ json: String, file: URL = file) throws -> Catalog {
-        try CatalogLoader.decode(Data(json.utf8), file: file)
+    static func decode(_ json: String, file: URL = file, overrides: StyleOverrides = StyleOverrides()) throws -> Catalog {
+        try CatalogLoader.decode(Data(json.utf8), file: file, overrides: overrides)
     }
 
     /// The problems of a catalog that must not validate; records an issue if it does.
-    static func problems(_ json: String, sourceLocation: SourceLocation = #_sourceLocation) -> [CatalogProblem] {
+    static func problems(_ json: String, overrides: StyleOverrides = StyleOverrides(),
+                         sourceLocation: SourceLocation = #_sourceLocation) -> [CatalogProblem] {
         do {
-            _ = try decode(json)
+            _ = try decode(json, overrides: overrides)
             Issue.record("the catalog validated", sourceLocation: sourceLocation)
         } catch CatalogError.invalid(_, let problems) {
             return problems
@@ -43,8 +44,9 @@ enum CatalogFixture {
     }
 
     /// The single problem of a catalog that must have exactly one.
-    static func problem(_ json: String, sourceLocation: SourceLocation = #_sourceLocation) -> CatalogProblem? {
-        let problems = problems(json, sourceLocation: sourceLocation)
+    static func problem(_ json: String, overrides: StyleOverrides = StyleOverrides(),
+                        sourceLocation: SourceLocation = #_sourceLocation) -> CatalogProblem? {
+        let problems = problems(json, overrides: overrides, sourceLocation: sourceLocation)
         #expect(problems.count == 1, "\(problems)", sourceLocation: sourceLocation)
         return problems.first
     }
