@@ -26,7 +26,6 @@ public struct BuildRequest: Sendable {
     /// The default `jobs`: one more than the cores. A worker's card alternates between libvips and
     /// Swift stages with hand-offs between threads, so one worker per core leaves cores idle
     /// (docs/ARCHITECTURE.md has the measurement).
-
     public static let defaultJobs = ProcessInfo.processInfo.activeProcessorCount + 1
 
     public init(catalog: URL, output: URL, cache: URL?, jobs: Int = BuildRequest.defaultJobs,
