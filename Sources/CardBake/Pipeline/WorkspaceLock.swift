@@ -12,6 +12,9 @@ package final class WorkspaceLock {
     private var locks: [DirectoryLock]
     /// Journals of folders written while locked, finished on release.
     private var journals: [WriteJournal] = []
+    /// The folders this lock made (parents too), deepest first: those still empty on release are
+    /// removed, so a command that stopped before writing anything leaves nothing behind.
+    private var made: [URL] = []
 
     /// Locks every folder of `folders`, see ``DirectoryLock/acquire(_:mode:creating:timeout:cancellation:waiting:)``;
     /// `waiting` is called once for each folder found locked, with the folder and its holder.
@@ -19,6 +22,7 @@ package final class WorkspaceLock {
                 cancellation: Cancellation, waiting: (URL, LockHolder) -> Void) throws {
         if creating {
             for folder in folders {
+                made = Self.missingFolders(upTo: folder) + made
                 try AtomicFileWriter.createDirectory(at: folder)
             }
         }
@@ -38,12 +42,27 @@ package final class WorkspaceLock {
     package func release() {
         journals.forEach { $0.finish() }
         journals = []
+        for folder in made {
+            rmdir(folder.fileSystemPath)
+        }
+        made = []
         locks.reversed().forEach { $0.release() }
         locks = []
     }
 
     deinit {
         release()
+    }
+
+    /// `folder` and its parents that do not exist, deepest first.
+    private static func missingFolders(upTo folder: URL) -> [URL] {
+        var missing: [URL] = []
+        var current = URL(fileURLWithPath: folder.fileSystemPath)
+        while current.path != "/", access(current.fileSystemPath, F_OK) != 0 {
+            missing.append(current)
+            current = current.deletingLastPathComponent()
+        }
+        return missing
     }
 
     /// The folder's absolute path with symbolic links resolved, or its normalised path when it does not exist.

@@ -34,9 +34,26 @@ struct WorkspaceLockTests {
             // Then
             #expect(throws: LockTimeout.self) { try tryLock(request.output) }
             #expect(throws: LockTimeout.self) { try tryLock(try #require(request.cache)) }
+            for folder in [request.output, try #require(request.cache)] {
+                try Data().write(to: folder.appendingPathComponent("kept"))
+            }
             lock.release()
             #expect(try tryLock(request.output) != nil)
             #expect(try tryLock(try #require(request.cache)) != nil)
+        }
+    }
+
+    @Test("Folders a build made and left empty are removed on release, parents too; a folder with a file stays")
+    func emptyFoldersRemoved() throws {
+        try withTemporaryDirectory { directory in
+            let output = directory.appendingPathComponent("a/b/Output")
+            let cache = directory.appendingPathComponent("a/cache")
+            let lock = try WorkspaceLock(folders: [output, cache], mode: .exclusive, creating: true, timeout: .zero,
+                                         cancellation: Cancellation(), waiting: { _, _ in })
+            try Data().write(to: cache.appendingPathComponent("VERSION"))
+            lock.release()
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("a/b").path))
+            #expect(FileManager.default.fileExists(atPath: cache.appendingPathComponent("VERSION").path))
         }
     }
 
