@@ -70,5 +70,5 @@ stress: build
 
 ## clean: remove the build folder, the cache and what cardbake wrote to Output/
 clean:
-	-[ -x "$(RELEASE_BIN)" ] && $(RELEASE_BIN) clean --output-dir $(OUTPUT)
+	-[ -x "$(RELEASE_BIN)" ] && $(RELEASE_BIN) clean --output $(OUTPUT)
 	rm -rf .build .cardbake

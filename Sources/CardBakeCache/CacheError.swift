@@ -7,7 +7,7 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case let .incompatibleStore(path, found):
             "The cache directory \"\(path)\" has the layout \"\(found)\", which this version of cardbake "
-                + "does not read; delete the directory (cardbake clean --cache) to start again with an empty cache."
+                + "does not read; delete the directory (cardbake clean --only cache) to start again with an empty cache."
         }
     }
 }

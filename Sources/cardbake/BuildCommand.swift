@@ -17,25 +17,28 @@ struct BuildCommand: AsyncParsableCommand {
 
     @OptionGroup var overrides: RenderOverrideOptions
 
-    @Option(name: .shortAndLong, help: "Cards rendered at once. Default: the number of cores plus one.")
+    @Option(name: .shortAndLong, parsing: .unconditional,
+            help: "Cards rendered at once. Default: the number of cores plus one.")
     var jobs: Int = BuildRequest.defaultJobs
 
     @Flag(help: "Neither read nor keep the cache: render everything.")
     var noCache = false
 
-    @Option(help: "Refuse images that declare more pixels than this, before decoding them.")
-    var maxPixels: Int = 100_000_000
+    @Option(parsing: .unconditional, help: "Refuse images that declare more pixels than this, before decoding them.")
+    var maxPixels: Int = BuildRequest.defaultMaxPixels
 
     @Option(help: "Write a JSON report of every card's status, time and cache hits to this file.")
     var report: String?
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
-        guard maxPixels >= 1 else { throw ValidationError("--max-pixels must be at least 1.") }
+        guard jobs >= 1 else { throw ValidationError("--jobs takes a positive number of cards, such as 3; found \(jobs).") }
+        guard maxPixels >= 1 else {
+            throw ValidationError("--max-pixels takes a positive number of pixels, such as 100000000; found \(maxPixels).")
+        }
     }
 
     func run() async throws {
-        let request = BuildRequest(catalog: location.catalogURL, output: location.outputURL,
+        let request = BuildRequest(catalog: location.catalogURL, output: location.output.url,
                                    cache: noCache ? nil : cache.cacheURL, jobs: jobs, maxPixels: maxPixels,
                                    scales: try overrides.parsedScales(), format: overrides.format,
                                    lockTimeout: lock.timeout)
@@ -45,25 +48,21 @@ struct BuildCommand: AsyncParsableCommand {
         let builtReport: BuildReport
         do {
             builtReport = try await Builder(request: request).run(cancellation: interruption.cancellation,
-                                                            events: progress.handle)
-        } catch let error as CatalogError {
-            console.error("\(error)")
-            throw ExitCode(ExitStatus.usage)
+                                                                  events: progress.handle)
         } catch is BuildCancelled {
-            console.error("interrupted; \(location.output) was left as it was.")
-            throw ExitCode(interruption.exitStatus)
-        } catch let error as FileSystemError where error.isWriteFailure {
-            console.error("\(error)\nthe build stopped: no file was left half written and the cache is valid; "
-                          + "build again once the cause is fixed.")
-            throw ExitCode(ExitStatus.failures)
-        }
-        if let report {
-            try AtomicFileWriter.write(builtReport.encoded(), to: URL(fileURLWithPath: report))
+            throw Interrupted(folder: location.output.output, status: interruption.exitStatus)
         }
         for failure in builtReport.failures {
             console.error("\(location.catalog): \(failure.location): \(failure.reason ?? "unknown reason")")
         }
         console.result(builtReport.summary)
+        if let report {
+            do {
+                try AtomicFileWriter.write(builtReport.encoded(), to: URL(fileURLWithPath: report))
+            } catch {
+                throw FlagError(flag: "--report", underlying: error)
+            }
+        }
         if !builtReport.failures.isEmpty {
             throw ExitCode(ExitStatus.failures)
         }

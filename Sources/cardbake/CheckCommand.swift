@@ -19,21 +19,15 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let console = Console(verbosity: verbosity)
-        let request = BuildRequest(catalog: location.catalogURL, output: location.outputURL, cache: cache.cacheURL,
+        let request = BuildRequest(catalog: location.catalogURL, output: location.output.url, cache: cache.cacheURL,
                                    scales: try overrides.parsedScales(), format: overrides.format,
                                    lockTimeout: lock.timeout)
-        let findings: [Checker.Finding]
-        do {
-            findings = try Checker(request: request).run(waiting: console.waiting)
-        } catch let error as CatalogError {
-            console.error("\(error)")
-            throw ExitCode(ExitStatus.usage)
-        }
+        let findings = try Checker(request: request).run(waiting: console.waiting)
         for finding in findings {
             console.result(finding.description)
         }
         if findings.isEmpty {
-            console.note("\(location.output) is up to date.")
+            console.note("\(location.output.output) is up to date.")
         } else {
             console.note("\(findings.count) card\(findings.count == 1 ? "" : "s") out of date.")
             throw ExitCode(ExitStatus.failures)

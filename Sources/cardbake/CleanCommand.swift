@@ -10,23 +10,26 @@ struct CleanCommand: ParsableCommand {
         abstract: "Remove the cache, the files cardbake wrote to the output folder, or both (the default)."
     )
 
-    @Flag(help: "Remove the cache folder.")
-    var cache = false
+    /// What `--only` limits a clean to.
+    enum Part: String, ExpressibleByArgument, CaseIterable {
+        /// The cache folder.
+        case cache
+        /// The cards and manifest cardbake wrote; other files in the folder are kept.
+        case output
+    }
 
-    @Flag(help: "Remove the cards and manifest cardbake wrote (other files in the folder are kept).")
-    var output = false
+    @Option(help: ArgumentHelp("Remove only the cache folder, or only the cards and manifest cardbake wrote "
+                               + "(other files in the output folder are kept).", valueName: "cache|output"))
+    var only: Part?
 
-    @Option(name: .customLong("output-dir"), help: "The output folder.")
-    var outputDirectory: String = "Output"
-
+    @OptionGroup var output: OutputOption
     @OptionGroup var cacheLocation: CacheOptions
     @OptionGroup var lock: LockOptions
 
     /// Waits for any other cardbake using the folders to finish, then removes what was asked.
     func run() throws {
-        let both = !cache && !output
-        let cacheURL = cache || both ? cacheLocation.cacheURL : nil
-        let outputURL = output || both ? URL(fileURLWithPath: outputDirectory).standardizedFileURL : nil
+        let cacheURL = only != .output ? cacheLocation.cacheURL : nil
+        let outputURL = only != .cache ? output.url : nil
         let console = Console()
         let folders = try WorkspaceLock(folders: [cacheURL, outputURL].compactMap { $0 }, mode: .exclusive,
                                         creating: false, timeout: lock.timeout, cancellation: Cancellation(),

@@ -9,12 +9,18 @@ struct LocationOptions: ParsableArguments {
     @Argument(help: "The catalog file.", completion: .file(extensions: ["json"]))
     var catalog: String = "Input/catalog.json"
 
-    @Option(name: .shortAndLong, help: "The folder for cards/ and manifest.json.")
-    var output: String = "Output"
+    @OptionGroup var output: OutputOption
 
     /// Relative paths stay relative, so messages name the catalog as the user gave it.
     var catalogURL: URL { URL(fileURLWithPath: catalog) }
-    var outputURL: URL { URL(fileURLWithPath: output).standardizedFileURL }
+}
+
+/// The output folder, `-o/--output` in every command.
+struct OutputOption: ParsableArguments {
+    @Option(name: .shortAndLong, help: "The folder for cards/ and manifest.json.", completion: .directory)
+    var output: String = "Output"
+
+    var url: URL { URL(fileURLWithPath: output).standardizedFileURL }
 }
 
 /// Where the content-hash cache lives.
@@ -31,7 +37,7 @@ struct CacheOptions: ParsableArguments {
 
 /// How long to wait for another cardbake that uses the same output or cache folder.
 struct LockOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Give up (exit 3) after waiting this many seconds for another cardbake using the same output or cache folder.",
         discussion: "Default: wait as long as it takes. 0 gives up at once.", valueName: "seconds"))
     var lockTimeout: Double?

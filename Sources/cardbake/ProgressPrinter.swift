@@ -16,8 +16,9 @@ final class ProgressPrinter: Sendable {
         switch event {
         case let .waiting(folder, holder):
             console.waiting(for: folder, holder: holder)
-        case let .planned(total, toRender):
-            console.note("\(total) cards, \(toRender) to render")
+        case let .planned(total, toRender, failed):
+            console.note("\(total.counting("card")): \(toRender) to render, \(total - toRender - failed) cached, "
+                         + "\(failed) failed")
         case let .finished(result, done, total):
             if console.verbose {
                 let detail = result.reason.map { ": \($0)" } ?? ""

@@ -28,7 +28,7 @@ struct BuildTests {
             // Then it succeeds and says so
             #expect(result.status == 0, result.comment)
             #expect(Summary.find(in: result) == Summary(total: 3, rendered: 3, cached: 0, failed: 0), result.comment)
-            #expect(result.stderr.contains("3 cards, 3 to render"), result.comment)
+            #expect(result.stderr.contains("3 cards: 3 to render, 0 cached, 0 failed"), result.comment)
             #expect(!result.stderr.contains("error:"), result.comment)
 
             // and writes exactly the expected files
@@ -85,7 +85,7 @@ struct BuildTests {
             // Then every card comes from the cache and no file is touched
             #expect(second.status == 0, second.comment)
             #expect(Summary.find(in: second) == Summary(total: 3, rendered: 0, cached: 3, failed: 0), second.comment)
-            #expect(second.stderr.contains("3 cards, 0 to render"), second.comment)
+            #expect(second.stderr.contains("3 cards: 0 to render, 3 cached, 0 failed"), second.comment)
             let after = sandbox.listing("OUT")
             #expect(after.keys.sorted() == before.keys.sorted())
             for (name, identity) in before where !identity.isDirectory {

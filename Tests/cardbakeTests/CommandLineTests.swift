@@ -27,7 +27,7 @@ struct CommandLineTests {
         (["build"], ["--output", "--scales", "--format", "--jobs", "--cache-dir", "--no-cache", "--report",
                      "--max-pixels", "--quiet", "--verbose", "png", "jpeg", "webp", "Input/catalog.json"]),
         (["check"], ["--output", "--cache-dir", "<catalog>", "exit 0"]),
-        (["clean"], ["--cache", "--output", "--output-dir", "--cache-dir"]),
+        (["clean"], ["--only", "--output", "--cache-dir", "--lock-timeout"]),
     ] as [([String], [String])])
     func help(command: [String], mentions: [String]) throws {
         try Sandbox.with { sandbox in
@@ -45,8 +45,8 @@ struct CommandLineTests {
     }
 
     @Test("A usage error exits 2 with a message naming the problem, and writes nothing", arguments: [
-        (["build", "catalog.json", "--jobs", "0"], "--jobs must be at least 1"),
-        (["catalog.json", "--jobs", "0"], "--jobs must be at least 1"),
+        (["build", "catalog.json", "--jobs", "0"], "--jobs takes a positive number"),
+        (["catalog.json", "--jobs", "0"], "--jobs takes a positive number"),
         (["build", "catalog.json", "--scales", "0"], "--scales"),
         (["build", "catalog.json", "--scales", "1,5"], "--scales"),
         (["build", "catalog.json", "--format", "gif"], "'gif'"),
@@ -69,6 +69,8 @@ struct CommandLineTests {
             #expect(result.status == 2, result.comment)
             #expect(result.exited, result.comment)
             #expect(result.stderr.contains(message), result.comment)
+            #expect(result.stderrLines.first?.hasPrefix("error: ") == true, result.comment)
+            #expect(!result.stderr.contains("Error:"), result.comment)
             #expect(result.stdout.isEmpty, result.comment)
             #expect(sandbox.fileNames(".") == before, "a usage error wrote files")
         }

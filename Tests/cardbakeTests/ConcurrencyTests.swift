@@ -90,7 +90,7 @@ struct ConcurrencyTests {
             let build = try startPausedBuild(in: sandbox)
 
             // When clean starts, and then the build goes on
-            let clean = try sandbox.start(["clean", "--output-dir", "OUT"])
+            let clean = try sandbox.start(["clean", "--output", "OUT"])
             let waited = clean.waitForStderr(containing: "waiting for")
             build.send(SIGCONT)
             let buildResult = try build.wait(), cleanResult = try clean.wait()
@@ -125,7 +125,7 @@ struct ConcurrencyTests {
     }
 
     @Test("--lock-timeout gives up with exit 3, naming the folder and its holder, and changes nothing",
-          arguments: [build, ["check", "catalog.json", "--output", "OUT"], ["clean", "--output-dir", "OUT"]])
+          arguments: [build, ["check", "catalog.json", "--output", "OUT"], ["clean", "--output", "OUT"]])
     func lockTimeout(command: [String]) throws {
         try Sandbox.with { sandbox in
             // Given a built output folder that another process holds

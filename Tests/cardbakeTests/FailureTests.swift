@@ -28,6 +28,8 @@ struct FailureTests {
             // Then the build reports the failures
             #expect(result.status == 1, result.comment)
             #expect(Summary.find(in: result) == Summary(total: 5, rendered: 2, cached: 0, failed: 3), result.comment)
+            // and counts that add up when planning already failed a card
+            #expect(result.stderr.contains("5 cards: 4 to render, 0 cached, 1 failed"), result.comment)
 
             // each on one stderr line naming the catalog as given, the card, the field, the image and why
             let failed = [(1, "missing-image", "nowhere.jpg", "cannot read image"),

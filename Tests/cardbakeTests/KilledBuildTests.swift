@@ -83,7 +83,7 @@ struct KilledBuildTests {
             try sandbox.write("mine", to: "OUT/notes.txt")
 
             // When
-            let result = try sandbox.run(["clean", "--output", "--output-dir", "OUT"])
+            let result = try sandbox.run(["clean", "--only", "output", "-o", "OUT"])
 
             // Then
             #expect(result.status == 0, result.comment)

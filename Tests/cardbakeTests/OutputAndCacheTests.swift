@@ -161,7 +161,7 @@ struct OutputAndCacheTests {
             try #require(!cache.isEmpty)
 
             // When
-            let cleanOutput = try sandbox.run(["clean", "--output"])
+            let cleanOutput = try sandbox.run(["clean", "--only", "output"])
 
             // Then
             #expect(cleanOutput.status == 0, cleanOutput.comment)
@@ -169,7 +169,7 @@ struct OutputAndCacheTests {
             #expect(sandbox.listing(".cardbake") == cache, "clean --output touched the cache")
 
             // When
-            let cleanCache = try sandbox.run(["clean", "--cache"])
+            let cleanCache = try sandbox.run(["clean", "--only", "cache"])
 
             // Then
             #expect(cleanCache.status == 0, cleanCache.comment)
@@ -189,7 +189,7 @@ struct OutputAndCacheTests {
             try #require(try sandbox.run(["build", "other.json", "--output", "OTHER", "--cache-dir", "C"]).status == 0)
 
             // When
-            let result = try sandbox.run(["clean", "--output-dir", "OUT", "--cache-dir", "C"])
+            let result = try sandbox.run(["clean", "--output", "OUT", "--cache-dir", "C"])
 
             // Then
             #expect(result.status == 0, result.comment)
@@ -198,7 +198,7 @@ struct OutputAndCacheTests {
             #expect(sandbox.exists("OTHER/manifest.json"), "clean removed another output folder")
 
             // and cleaning again is fine
-            let again = try sandbox.run(["clean", "--output-dir", "OUT", "--cache-dir", "C"])
+            let again = try sandbox.run(["clean", "--output", "OUT", "--cache-dir", "C"])
             #expect(again.status == 0, again.comment)
         }
     }

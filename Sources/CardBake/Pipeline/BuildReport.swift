@@ -66,10 +66,10 @@ public struct BuildReport: Codable, Sendable, Equatable {
     public func count(_ status: Status) -> Int { cards.filter { $0.status == status }.count }
     public var failures: [CardResult] { cards.filter { $0.status == .failed } }
 
-    /// `12 cards: 1 rendered, 11 cached, 0 failed in 0.84 s (14.3 cards/s)`.
+    /// `12 cards: 1 rendered, 11 cached, 0 failed in 0.84 s (14.3 cards/s)`; `1 card: …` for one.
     public var summary: String {
         let rate = seconds > 0 ? Double(cards.count) / seconds : 0
-        return "\(cards.count) cards: \(count(.rendered)) rendered, \(count(.cached)) cached, \(count(.failed)) failed"
+        return "\(cards.count.counting("card")): \(count(.rendered)) rendered, \(count(.cached)) cached, \(count(.failed)) failed"
             + " in \(String(format: "%.2f", seconds)) s (\(String(format: "%.1f", rate)) cards/s)"
     }
 

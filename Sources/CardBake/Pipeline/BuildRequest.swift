@@ -53,8 +53,9 @@ public struct BuildRequest: Sendable {
 public enum BuildEvent: Sendable {
     /// Another process holds `folder`; the build waits for it (reported once per folder).
     case waiting(for: URL, holder: LockHolder)
-    /// Planning is done: `total` cards, of which `toRender` need rendering.
-    case planned(total: Int, toRender: Int)
+    /// Planning is done: of `total` cards, `toRender` need rendering, `failed` cannot be built (the
+    /// rest are cached).
+    case planned(total: Int, toRender: Int, failed: Int)
     /// A card needing work finished (rendered or failed); `done` of `toRender`.
     case finished(BuildReport.CardResult, done: Int, of: Int)
 }

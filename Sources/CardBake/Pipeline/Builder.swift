@@ -54,7 +54,7 @@ public struct Builder: Sendable {
 
         let wholeBuild = WholeBuild(catalog: catalog, request: request, statCache: workspace.statCache, fonts: fonts)
         if let wholeBuild, await wholeBuild.isUpToDate(catalog, in: output, records: records, pool: pool) {
-            events(.planned(total: catalog.cards.count, toRender: 0))
+            events(.planned(total: catalog.cards.count, toRender: 0, failed: 0))
             workspace.saveStatCache()
             return BuildReport(cards: catalog.cards.map(BuildReport.CardResult.cached),
                                seconds: (ContinuousClock.now - start).seconds, removed: [])
@@ -64,7 +64,7 @@ public struct Builder: Sendable {
                                     pool: pool)
         let found = await Self.lookUp(plans, with: CacheLookUp(records: records, outputs: output), width: request.jobs)
         let toRender = found.values.filter { $0.cached == nil }.sorted { $0.plan.card.index < $1.plan.card.index }
-        events(.planned(total: catalog.cards.count, toRender: toRender.count))
+        events(.planned(total: catalog.cards.count, toRender: toRender.count, failed: catalog.cards.count - found.count))
         let rendered = try await renderAndStore(toRender, records: records, pool: pool,
                                                 changes: Self.changes(of: toRender, since: output.manifestInPlace),
                                                 cancellation: cancellation, events: events)

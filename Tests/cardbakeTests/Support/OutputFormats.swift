@@ -129,7 +129,7 @@ struct Summary: Equatable {
     }
 
     init?(line: String) {
-        let pattern = /^(\d+) cards: (\d+) rendered, (\d+) cached, (\d+) failed in \d+\.\d{2} s \(\d+\.\d cards\/s\)$/
+        let pattern = /^(\d+) cards?: (\d+) rendered, (\d+) cached, (\d+) failed in \d+\.\d{2} s \(\d+\.\d cards\/s\)$/
         guard let match = line.wholeMatch(of: pattern) else { return nil }
         total = Int(match.1)!
         rendered = Int(match.2)!
