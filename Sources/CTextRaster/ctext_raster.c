@@ -2,6 +2,7 @@
 
 #include <pango/pangocairo.h>
 #include <fontconfig/fontconfig.h>
+#include <hb-ot.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,20 +61,88 @@ static int first_line_fits(PangoLayout *layout, int height) {
     return PANGO_PIXELS_CEIL(logical.y + logical.height) <= height;
 }
 
+/// 1 when cairo draws `font`'s glyphs in colour: it has colour bitmaps (CBDT, sbix) or colour
+/// layers (COLR), as Noto Color Emoji does.
+static int is_color_font(PangoFont *font) {
+    if (!font)
+        return 0;
+    hb_face_t *face = hb_font_get_face(pango_font_get_hb_font(font));
+    return hb_ot_color_has_png(face) || hb_ot_color_has_layers(face);
+}
+
+/// Sets every glyph of the runs whose font is (`color` 1) or is not (0) a colour font to
+/// PANGO_GLYPH_EMPTY, which Pango draws as nothing, so drawing the layout draws only the other
+/// runs, each where the whole layout puts it. Returns how many runs it emptied.
+static int empty_runs(PangoLayout *layout, int color) {
+    int emptied = 0;
+    for (GSList *lines = pango_layout_get_lines(layout); lines; lines = lines->next)
+        for (GSList *runs = ((PangoLayoutLine *) lines->data)->runs; runs; runs = runs->next) {
+            PangoGlyphItem *run = runs->data;
+            if (is_color_font(run->item->analysis.font) != color)
+                continue;
+            for (int i = 0; i < run->glyphs->num_glyphs; i++)
+                run->glyphs->glyphs[i].glyph = PANGO_GLYPH_EMPTY;
+            emptied++;
+        }
+    return emptied;
+}
+
+/// A cleared image surface, or NULL with `error` set.
+static cairo_surface_t *create_surface(cairo_format_t format, int width, int height, char **error) {
+    cairo_surface_t *surface = cairo_image_surface_create(format, width, height);
+    if (cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS)
+        return surface;
+    *error = copy_error(cairo_status_to_string(cairo_surface_status(surface)));
+    cairo_surface_destroy(surface);
+    return NULL;
+}
+
+/// The colour runs of `layout` drawn alone at (x, y) into `*surface`, a new ARGB32 surface the
+/// size of `mask`, and emptied from `layout`; `*surface` stays NULL when `layout` has none.
+/// -1 with `error` set when the surface cannot be made.
+static int draw_color_runs(PangoLayout *layout, double x, double y, const ctext_mask *mask,
+                           cairo_surface_t **surface, char **error) {
+    *surface = NULL;
+    if (empty_runs(layout, 1) == 0)
+        return 0;
+    *surface = create_surface(CAIRO_FORMAT_ARGB32, mask->width, mask->height, error);
+    if (!*surface)
+        return -1;
+    // A copy is laid out afresh from the text, so its colour runs are whole again.
+    PangoLayout *color_layout = pango_layout_copy(layout);
+    empty_runs(color_layout, 0);
+    cairo_t *cr = cairo_create(*surface);
+    cairo_move_to(cr, x, y);
+    pango_cairo_show_layout(cr, color_layout);
+    cairo_destroy(cr);
+    g_object_unref(color_layout);
+    cairo_surface_flush(*surface);
+    return 0;
+}
+
+/// Copies `surface`'s rows, `row_bytes` each, into a new packed buffer (NULL when out of memory).
+static void *packed_rows(cairo_surface_t *surface, size_t row_bytes, int height) {
+    unsigned char *rows = malloc(row_bytes * height);
+    if (!rows)
+        return NULL;
+    int stride = cairo_image_surface_get_stride(surface);
+    const unsigned char *data = cairo_image_surface_get_data(surface);
+    for (int y = 0; y < height; y++)
+        memcpy(rows + (size_t) y * row_bytes, data + (size_t) y * stride, row_bytes);
+    return rows;
+}
+
 static int render_locked(const ctext_request *request, ctext_mask *mask, char **error) {
     memset(mask, 0, sizeof *mask);
     if (request->width <= 0 || request->height <= 0 || request->padding < 0) {
         *error = copy_error("text frame must have a positive width and height");
         return -1;
     }
-    int width = request->width + 2 * request->padding;
-    int height = request->height + 2 * request->padding;
-    cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_A8, width, height);
-    if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) {
-        *error = copy_error(cairo_status_to_string(cairo_surface_status(surface)));
-        cairo_surface_destroy(surface);
+    mask->width = request->width + 2 * request->padding;
+    mask->height = request->height + 2 * request->padding;
+    cairo_surface_t *surface = create_surface(CAIRO_FORMAT_A8, mask->width, mask->height, error);
+    if (!surface)
         return -1;
-    }
     cairo_t *cr = cairo_create(surface);
     PangoLayout *layout = pango_cairo_create_layout(cr);
     configure_context(pango_layout_get_context(layout));
@@ -87,7 +156,10 @@ static int render_locked(const ctext_request *request, ctext_mask *mask, char **
         top += (request->height - logical.height) / 2.0;
 
     int draws = request->single_line || first_line_fits(layout, request->height);
-    if (draws && request->text[0] != '\0') {
+    cairo_surface_t *color = NULL;
+    int status = 0;
+    if (draws && request->text[0] != '\0'
+        && (status = draw_color_runs(layout, request->padding, top, mask, &color, error)) == 0) {
         cairo_move_to(cr, request->padding, top);
         pango_cairo_show_layout(cr, layout);
     }
@@ -96,25 +168,27 @@ static int render_locked(const ctext_request *request, ctext_mask *mask, char **
     cairo_destroy(cr);
     cairo_surface_flush(surface);
 
-    mask->width = width;
-    mask->height = height;
-    mask->pixels = malloc((size_t) width * height);
-    if (!mask->pixels) {
-        cairo_surface_destroy(surface);
-        *error = copy_error("out of memory");
-        return -1;
+    if (status == 0) {
+        mask->pixels = packed_rows(surface, mask->width, mask->height);
+        if (color)
+            mask->color = packed_rows(color, (size_t) mask->width * 4, mask->height);
+        if (!mask->pixels || (color && !mask->color)) {
+            ctext_mask_free(mask);
+            *error = copy_error("out of memory");
+            status = -1;
+        }
     }
-    int stride = cairo_image_surface_get_stride(surface);
-    const unsigned char *data = cairo_image_surface_get_data(surface);
-    for (int y = 0; y < height; y++)
-        memcpy(mask->pixels + (size_t) y * width, data + (size_t) y * stride, width);
     cairo_surface_destroy(surface);
-    return 0;
+    if (color)
+        cairo_surface_destroy(color);
+    return status;
 }
 
 void ctext_mask_free(ctext_mask *mask) {
     free(mask->pixels);
+    free(mask->color);
     mask->pixels = NULL;
+    mask->color = NULL;
 }
 
 void ctext_error_free(char *error) {

@@ -1,4 +1,5 @@
-// Lays out plain text with Pango and rasterizes it into an 8-bit coverage mask.
+// Lays out plain text with Pango and rasterizes it into an 8-bit coverage mask, plus the runs set
+// in a colour font (emoji), drawn in their own colours, when there are any.
 //
 // libvips' vips_text() cannot ellipsize to a frame, so cardbake drives Pango directly:
 // the text is passed with pango_layout_set_text (never parsed as markup), and Pango's
@@ -9,6 +10,7 @@
 #define CTEXT_RASTER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct {
     const char *text;       // UTF-8 plain text
@@ -22,7 +24,11 @@ typedef struct {
 } ctext_request;
 
 typedef struct {
-    unsigned char *pixels;  // width × height bytes, rows packed; free with ctext_mask_free
+    unsigned char *pixels;  // width × height bytes, rows packed: the coverage of every glyph not in
+                            // `color`; free with ctext_mask_free
+    uint32_t *color;        // NULL when no run uses a colour font; else width × height pixels, rows
+                            // packed, of those runs alone in cairo's ARGB32: premultiplied, alpha in
+                            // the top 8 bits, blue in the low 8
     int width;              // request width + 2 × padding
     int height;             // request height + 2 × padding
     int truncated;          // 1 when an ellipsis was inserted

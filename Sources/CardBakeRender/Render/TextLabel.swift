@@ -1,7 +1,9 @@
 import CardBakeCatalog
 import Vips
 
-/// A title or description drawn as composite layers: its shadow, then the text itself.
+/// A title or description drawn as composite layers: its shadow (cast by the whole text), the text
+/// in the style's colour, then any emoji (glyphs of a colour font) in their own colours, which the
+/// style's colour and its alpha do not change.
 package struct TextLabel {
     package let text: String
     package let style: TextStyle
@@ -26,16 +28,20 @@ package struct TextLabel {
         let origin = (x: pixelFrame.x - padding, y: pixelFrame.y - padding)
         var layers: [CompositeLayer] = []
         if let shadow = style.shadow, shadow.color.alpha > 0 {
+            let (width, height) = (mask.image.width, mask.image.height)
+            let coverage = mask.wholeCoverage
             let blurred = shadowSigma > 0.1
-                ? try VipsImage.fromPixels(GaussianBlur(sigma: shadowSigma).blurred(mask.pixels, width: mask.image.width,
-                                                                                     height: mask.image.height),
-                                           width: mask.image.width, height: mask.image.height, bands: 1)
-                : mask.image
+                ? try VipsImage.fromPixels(GaussianBlur(sigma: shadowSigma).blurred(coverage, width: width, height: height),
+                                           width: width, height: height, bands: 1)
+                : try VipsImage.fromPixels(coverage, width: width, height: height, bands: 1)
             layers.append(CompositeLayer(coverage: blurred, color: shadow.color,
                                          x: origin.x + Int((shadow.offsetX * s).rounded()),
                                          y: origin.y + Int((shadow.offsetY * s).rounded())))
         }
         layers.append(CompositeLayer(coverage: mask.image, color: style.color, x: origin.x, y: origin.y))
+        if let colorGlyphs = mask.colorGlyphs {
+            layers.append(CompositeLayer(image: colorGlyphs.image, x: origin.x, y: origin.y))
+        }
         return layers
     }
 }

@@ -1,15 +1,29 @@
 import CTextRaster
 import Vips
 
-/// Turns plain text into an 8-bit coverage mask with Pango (see CTextRaster for why not `vips_text`).
+/// Turns plain text into an 8-bit coverage mask with Pango (see CTextRaster for why not `vips_text`),
+/// and its emoji into a colour image.
 package enum TextRasterizer {
     package struct Mask {
-        /// One band, 8 bits: coverage 0–255, `frame` grown by `padding` on every side.
+        /// One band, 8 bits: coverage 0–255 of every glyph not in `colorGlyphs`, `frame` grown by
+        /// `padding` on every side.
         let image: VipsImage
         /// The image's samples, row by row.
         let pixels: [UInt8]
+        /// The glyphs set in a colour font, the size of `image`; nil when there are none.
+        let colorGlyphs: ColorGlyphs?
         let padding: Int
         let truncated: Bool
+
+        /// The coverage of the whole text, row by row: `pixels` with `colorGlyphs` drawn over them.
+        /// It is `pixels` when there are no colour glyphs.
+        var wholeCoverage: [UInt8] {
+            guard let colorGlyphs else { return pixels }
+            return zip(pixels, colorGlyphs.alpha).map { text, color in
+                let (text, color) = (Int(text), Int(color))
+                return UInt8((text * 255 + color * (255 - text) + 127) / 255)
+            }
+        }
     }
 
     package enum Mode {
@@ -37,10 +51,15 @@ package enum TextRasterizer {
             throw .text(message)
         }
         defer { ctext_mask_free(&mask) }
-        let pixels = Array(UnsafeBufferPointer(start: mask.pixels, count: Int(mask.width) * Int(mask.height)))
+        let (width, height) = (Int(mask.width), Int(mask.height))
+        let pixels = Array(UnsafeBufferPointer(start: mask.pixels, count: width * height))
         do {
-            let image = try VipsImage.fromPixels(pixels, width: Int(mask.width), height: Int(mask.height), bands: 1)
-            return Mask(image: image, pixels: pixels, padding: padding, truncated: mask.truncated != 0)
+            let image = try VipsImage.fromPixels(pixels, width: width, height: height, bands: 1)
+            let colorGlyphs = try mask.color.map { (color) throws(VipsError) in
+                try ColorGlyphs(argb: UnsafeBufferPointer(start: color, count: width * height), width: width, height: height)
+            }
+            return Mask(image: image, pixels: pixels, colorGlyphs: colorGlyphs, padding: padding,
+                        truncated: mask.truncated != 0)
         } catch {
             throw .vips(error)
         }
