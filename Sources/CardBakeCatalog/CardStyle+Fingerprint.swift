@@ -1,47 +1,91 @@
 import CardBakeCache
 import CardBakeManifest
 
-extension CardStyle {
-    /// A digest of every value that decides a card's pixels and encoding at a given scale (all but
-    /// `scales`), with each font's resolved family and file content in place of its name.
+extension CardStyle: Fingerprintable {
+    /// A digest of every value that decides a card's pixels and encoding at a given scale, with each
+    /// font as `fonts` resolves it.
     package func fingerprint(fonts: ResolvedFonts) -> ContentDigest {
         var key = Fingerprint(domain: "style")
+        key.add("style", self)
+        key.add("fonts", fonts)
+        return key.digest
+    }
+
+    /// All but `scales` and the fonts, which a key adds as resolved (see ``fingerprint(fonts:)``).
+    public func fingerprint(into key: inout Fingerprint) {
         key.add("cardWidth", cardWidth)
         key.add("textAreaHeight", textAreaHeight)
         key.add("maxFeatureHeight", featureHeightLimit)
-        key.add("format", output.kind.rawValue)
-        key.add("quality", output.quality)
-        key.add("compression", output.pngCompression)
-        key.add("pngFilter", output.pngFilter.rawValue)
-        key.add("blur.radius", blur.radius)
-        key.add("blur.saturation", blur.saturation)
-        key.add("blur.tint", blur.tint.fingerprintValue)
-        title.add(to: &key, as: "title", font: fonts.title)
-        description.add(to: &key, as: "description", font: fonts.description)
-        key.add("border.width", border.width)
-        key.add("border.color", border.color.fingerprintValue)
-        return key.digest
+        key.add("output", output)
+        key.add("blur", blur)
+        key.add("title", title)
+        key.add("description", description)
+        key.add("border", border)
     }
 }
 
-extension TextStyle {
-    package func add(to key: inout Fingerprint, as name: String, font: ResolvedFont) {
-        key.add("\(name).family", font.family)
-        key.add("\(name).fontFile", font.digest)
-        key.add("\(name).size", size)
-        key.add("\(name).color", color.fingerprintValue)
-        if let shadow {
-            key.add("\(name).shadow.color", shadow.color.fingerprintValue)
-            key.add("\(name).shadow.offsetX", shadow.offsetX)
-            key.add("\(name).shadow.offsetY", shadow.offsetY)
-            key.add("\(name).shadow.radius", shadow.radius)
-        } else {
-            key.add("\(name).shadow", String?.none)
-        }
+extension OutputFormat: Fingerprintable {
+    public func fingerprint(into key: inout Fingerprint) {
+        key.add("format", kind.rawValue)
+        key.add("quality", quality)
+        key.add("compression", pngCompression)
+        key.add("pngFilter", pngFilter.rawValue)
     }
 }
 
-extension CardColor {
-    /// Exact text for keys: the 8-bit channels and the alpha as a full-precision number.
-    package var fingerprintValue: String { "\(red),\(green),\(blue),\(alpha)" }
+extension BlurStyle: Fingerprintable {
+    public func fingerprint(into key: inout Fingerprint) {
+        key.add("radius", radius)
+        key.add("saturation", saturation)
+        key.add("tint", tint)
+    }
+}
+
+extension TextStyle: Fingerprintable {
+    /// All but the font as requested: a key adds the ``ResolvedFont`` instead.
+    public func fingerprint(into key: inout Fingerprint) {
+        key.add("size", size)
+        key.add("color", color)
+        key.add("shadow", shadow)
+    }
+}
+
+extension ShadowStyle: Fingerprintable {
+    public func fingerprint(into key: inout Fingerprint) {
+        key.add("color", color)
+        key.add("offsetX", offsetX)
+        key.add("offsetY", offsetY)
+        key.add("radius", radius)
+    }
+}
+
+extension BorderStyle: Fingerprintable {
+    public func fingerprint(into key: inout Fingerprint) {
+        key.add("width", width)
+        key.add("color", color)
+    }
+}
+
+extension CardColor: Fingerprintable {
+    public func fingerprint(into key: inout Fingerprint) {
+        key.add("red", Int(red))
+        key.add("green", Int(green))
+        key.add("blue", Int(blue))
+        key.add("alpha", alpha)
+    }
+}
+
+extension ResolvedFont: Fingerprintable {
+    /// The family and the file's content, not its path.
+    public func fingerprint(into key: inout Fingerprint) {
+        key.add("family", family)
+        key.add("file", digest)
+    }
+}
+
+extension ResolvedFonts: Fingerprintable {
+    public func fingerprint(into key: inout Fingerprint) {
+        key.add("title", title)
+        key.add("description", description)
+    }
 }

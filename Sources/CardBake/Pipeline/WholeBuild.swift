@@ -35,9 +35,8 @@ struct WholeBuild {
         for request in fontRequests.sorted() {
             guard let font = try? fonts.font(for: request) else { return nil }
             key.add("font", request.description)
-            key.add("font.family", font.family)
             key.add("font.file", font.file.fileSystemPath)
-            key.add("font.digest", font.digest)
+            key.add("font.resolved", font)
         }
         for image in Set(catalog.cards.map(\.image.fileSystemPath)).sorted() {
             guard let digest = try? statCache.digest(ofFileAtPath: image) else { return nil }

@@ -12,9 +12,7 @@ extension BackgroundEffect {
         key.add("textAreaHeight", textAreaHeight)
         // The card's height follows the source's aspect and maxFeatureHeight, which the key has no other way to see.
         key.add("cardHeight", cardHeight)
-        key.add("blur.radius", blur.radius)
-        key.add("blur.saturation", blur.saturation)
-        key.add("blur.tint", blur.tint.fingerprintValue)
+        key.add("blur", blur)
         key.add("resolution", resolution)
         key.add("renderer", RendererVersion.digest)
         return key.digest

@@ -25,31 +25,80 @@ struct CardInputsTests {
         CardInputs(imageDigest: image, card: card, fonts: fonts)
     }
 
-    /// One change to each value a card's pixels or encoding depend on.
-    static let styleChanges: [(String, @Sendable (inout CardStyle) -> Void)] = [
-        ("cardWidth", { $0.cardWidth = 321 }),
-        ("textAreaHeight", { $0.textAreaHeight = 299 }),
-        ("maxFeatureHeight", { $0.maxFeatureHeight = 959 }),
-        ("format", { $0.output.kind = .webp }),
-        ("quality", { $0.output.quality = 84 }),
-        ("compression", { $0.output.pngCompression = 9 }),
-        ("pngFilter", { $0.output.pngFilter = .none }),
-        ("blur.radius", { $0.blur.radius = 29.5 }),
-        ("blur.saturation", { $0.blur.saturation = 1.7 }),
-        ("blur.tint", { $0.blur.tint.alpha = 0.31 }),
-        ("title.size", { $0.title.size = 31 }),
-        ("title.color", { $0.title.color = CardColor(red: 254, green: 255, blue: 255) }),
-        ("title.shadow.color", { $0.title.shadow?.color.alpha = 0.4 }),
-        ("title.shadow.offsetX", { $0.title.shadow?.offsetX = 1 }),
-        ("title.shadow.offsetY", { $0.title.shadow?.offsetY = 3 }),
-        ("title.shadow.radius", { $0.title.shadow?.radius = 4 }),
-        ("title.shadow removed", { $0.title.shadow = nil }),
-        ("description.size", { $0.description.size = 15 }),
-        ("description.color", { $0.description.color = .black }),
-        ("description.shadow removed", { $0.description.shadow = nil }),
-        ("border.width", { $0.border.width = 2 }),
-        ("border.color", { $0.border.color = .white }),
-    ]
+    /// A change to one stored property of a style (the fonts it resolves to follow the font it asks for).
+    struct StyleChange: Sendable, CustomTestStringConvertible {
+        /// The property's path, as ``StoredProperties`` names it.
+        let testDescription: String
+        /// False for `scales`: they change the card's key but not the key of any one bitmap.
+        let changesImageKey: Bool
+        let apply: @Sendable (inout CardStyle, inout ResolvedFonts) -> Void
+
+        init(_ path: String, changesImageKey: Bool = true,
+             _ apply: @escaping @Sendable (inout CardStyle, inout ResolvedFonts) -> Void) {
+            testDescription = path
+            self.changesImageKey = changesImageKey
+            self.apply = apply
+        }
+
+        init(_ path: String, changesImageKey: Bool = true, _ apply: @escaping @Sendable (inout CardStyle) -> Void) {
+            self.init(path, changesImageKey: changesImageKey) { style, _ in apply(&style) }
+        }
+    }
+
+    /// One change to every stored property of a style, at any depth, and the removal of each shadow.
+    static let styleChanges: [StyleChange] = {
+        var changes = [
+            StyleChange("cardWidth") { $0.cardWidth = 321 },
+            StyleChange("textAreaHeight") { $0.textAreaHeight = 299 },
+            StyleChange("maxFeatureHeight") { $0.maxFeatureHeight = 959 },
+            StyleChange("scales", changesImageKey: false) { $0.scales = [1, 2] },
+            StyleChange("output.kind") { $0.output.kind = .webp },
+            StyleChange("output.quality") { $0.output.quality = 84 },
+            StyleChange("output.pngCompression") { $0.output.pngCompression = 9 },
+            StyleChange("output.pngFilter") { $0.output.pngFilter = .none },
+            StyleChange("blur.radius") { $0.blur.radius = 29.5 },
+            StyleChange("blur.saturation") { $0.blur.saturation = 1.7 },
+            StyleChange("border.width") { $0.border.width = 2 },
+        ]
+        let ownFont = ResolvedFont(family: "Own", file: URL(fileURLWithPath: "/catalog/fonts/own.ttf"),
+                                   digest: ContentDigest.sha256(Data("own font".utf8)))
+        let texts: [(String, WritableKeyPath<CardStyle, TextStyle> & Sendable,
+                     @Sendable (ResolvedFonts, ResolvedFont) -> ResolvedFonts)] = [
+            ("title", \.title, { ResolvedFonts(title: $1, description: $0.description) }),
+            ("description", \.description, { ResolvedFonts(title: $0.title, description: $1) }),
+        ]
+        for (name, text, resolving) in texts {
+            changes += [
+                StyleChange("\(name).font") { style, fonts in
+                    style[keyPath: text].font = "Lato Black"
+                    fonts = resolving(fonts, ResolvedFont(family: "Lato Black", file: fontFile.file, digest: fontFile.digest))
+                },
+                StyleChange("\(name).fontFile") { style, fonts in
+                    style[keyPath: text].fontFile = ownFont.file
+                    fonts = resolving(fonts, ownFont)
+                },
+                StyleChange("\(name).size") { $0[keyPath: text].size += 1 },
+                StyleChange("\(name).shadow.offsetX") { $0[keyPath: text].shadow?.offsetX += 1 },
+                StyleChange("\(name).shadow.offsetY") { $0[keyPath: text].shadow?.offsetY += 1 },
+                StyleChange("\(name).shadow.radius") { $0[keyPath: text].shadow?.radius += 1 },
+                StyleChange("\(name).shadow removed") { $0[keyPath: text].shadow = nil },
+            ]
+        }
+        let colours: [(String, WritableKeyPath<CardStyle, CardColor> & Sendable)] = [
+            ("blur.tint", \.blur.tint), ("title.color", \.title.color), ("title.shadow.color", \.title.shadow!.color),
+            ("description.color", \.description.color), ("description.shadow.color", \.description.shadow!.color),
+            ("border.color", \.border.color),
+        ]
+        for (name, colour) in colours {
+            changes += [
+                StyleChange("\(name).red") { $0[keyPath: colour].red ^= 1 },
+                StyleChange("\(name).green") { $0[keyPath: colour].green ^= 1 },
+                StyleChange("\(name).blue") { $0[keyPath: colour].blue ^= 1 },
+                StyleChange("\(name).alpha") { $0[keyPath: colour].alpha /= 2 },
+            ]
+        }
+        return changes
+    }()
 
     @Test("The same inputs give the same keys")
     func stable() {
@@ -58,13 +107,33 @@ struct CardInputsTests {
         #expect(Self.inputs().imageKey(scale: 2) == Self.inputs().imageKey(scale: 2))
     }
 
-    @Test("Changing any style value changes the card and image keys", arguments: styleChanges.map(\.0))
-    func styleSensitivity(name: String) throws {
-        let change = try #require(Self.styleChanges.first { $0.0 == name }?.1)
-        let changed = Self.inputs(Self.card { change(&$0.style) })
-        #expect(changed.style != Self.inputs().style)
-        #expect(changed.cardKey(scales: [1, 2, 3]) != Self.inputs().cardKey(scales: [1, 2, 3]))
-        #expect(changed.imageKey(scale: 1) != Self.inputs().imageKey(scale: 1))
+    @Test("Every stored property of a style, at any depth, has a change in styleChanges")
+    func everyStylePropertyIsChanged() {
+        let paths = StoredProperties.leafPaths(of: CardStyle(), walking: ["CardBakeCatalog."])
+        let changed = Set(Self.styleChanges.map(\.testDescription))
+        #expect(paths.contains("description.shadow.color.alpha"))
+        #expect(paths.filter { !changed.contains($0) } == [])
+    }
+
+    @Test("Changing any style value changes the card key, and the image keys unless it is the scales",
+          arguments: styleChanges)
+    func styleSensitivity(change: StyleChange) {
+        var style = CardStyle()
+        var fonts = Self.fonts
+        change.apply(&style, &fonts)
+        let base = Self.inputs(), changed = Self.inputs(Self.card { $0.style = style }, fonts: fonts)
+        #expect(changed.cardKey(scales: style.scales) != base.cardKey(scales: CardStyle().scales))
+        #expect((changed.style != base.style) == change.changesImageKey)
+        #expect((changed.imageKey(scale: 1) != base.imageKey(scale: 1)) == change.changesImageKey)
+    }
+
+    @Test("A font enters the keys as it resolves: asking for the same font by another name or path keeps them")
+    func fontRequest() {
+        let asked = Self.inputs(Self.card {
+            $0.style.title.font = "Lato Black"
+            $0.style.description.fontFile = URL(fileURLWithPath: "/catalog/fonts/a.ttf")
+        })
+        #expect(asked == Self.inputs())
     }
 
     @Test("maxFeatureHeight written as its default, 3 × cardWidth, keeps the keys: they follow the cap in effect")

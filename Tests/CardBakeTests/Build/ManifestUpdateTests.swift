@@ -62,28 +62,52 @@ struct ManifestUpdateTests {
         #expect(fixture.manifest?.cards.map(\.id) == ["alpha"])
     }
 
-    @Test("The manifest's content key changes with anything the manifest says")
+    @Test("The manifest's content key changes with anything the manifest says: every stored property of it and of an entry")
     func contentKeyCoversTheEntries() async throws {
         let fixture = try Self.fixture()
         try await fixture.build()
         let manifest = try #require(fixture.manifest)
-        var edits: [(String, (inout CardManifest) -> Void)] = [
-            ("generator", { $0.generator += "+" }),
-            ("title", { $0.cards[0].title += "!" }),
-            ("description", { $0.cards[1].description = "" }),
-            ("placeholder", { $0.cards[0].placeholder.color = "#000000" }),
-            ("order", { $0.cards.reverse() }),
-            ("card height", { $0.cards[0].size.height += 1 }),
+        let other = ContentDigest.sha256(Data())
+        let manifestEdits: [String: (inout CardManifest) -> Void] = [
+            "schema": { $0.schema += 1 },
+            "generator": { $0.generator += "+" },
+            "cards": { $0.cards.reverse() },
+        ]
+        var entryEdits: [String: (inout CardManifest.Entry) -> Void] = [
+            "id": { $0.id += "-" },
+            "title": { $0.title += "!" },
+            "description": { $0.description += "!" },
+            "size.width": { $0.size.width += 1 },
+            "size.height": { $0.size.height += 1 },
+            "key": { $0.key = other },
+            "placeholder.color": { $0.placeholder.color = "#000000" },
+            "inputs.image": { $0.inputs.image = other },
+            "inputs.text": { $0.inputs.text = other },
+            "inputs.style": { $0.inputs.style = other },
+            "inputs.renderer": { $0.inputs.renderer = other },
         ]
         for scale in ["1x", "2x"] {
-            edits.append(("\(scale) bytes", { $0.cards[0].images[scale]?.bytes += 1 }))
-            edits.append(("\(scale) digest", { $0.cards[0].images[scale]?.sha256 = ContentDigest.sha256(Data()) }))
-            edits.append(("\(scale) file", { $0.cards[0].images[scale]?.file += "x" }))
-            edits.append(("\(scale) width", { $0.cards[0].images[scale]?.width += 1 }))
+            entryEdits["images.\(scale).file"] = { $0.images[scale]?.file += "x" }
+            entryEdits["images.\(scale).width"] = { $0.images[scale]?.width += 1 }
+            entryEdits["images.\(scale).height"] = { $0.images[scale]?.height += 1 }
+            entryEdits["images.\(scale).bytes"] = { $0.images[scale]?.bytes += 1 }
+            entryEdits["images.\(scale).sha256"] = { $0.images[scale]?.sha256 = other }
         }
-        for (name, edit) in edits {
+        entryEdits["images (a scale removed)"] = { $0.images["2x"] = nil }
+
+        let walked = ["CardBakeManifest.CardManifest", "CardBakeManifest.CardInputs"]
+        #expect(StoredProperties.leafPaths(of: manifest, walking: walked).sorted() == manifestEdits.keys.sorted())
+        let entryPaths = StoredProperties.leafPaths(of: manifest.cards[0], walking: walked)
+        #expect(entryPaths.contains("images.2x.sha256"))
+        #expect(entryPaths.filter { entryEdits[$0] == nil } == [])
+        for (name, edit) in manifestEdits {
             var edited = manifest
             edit(&edited)
+            #expect(edited.contentKey != manifest.contentKey, "\(name)")
+        }
+        for (name, edit) in entryEdits {
+            var edited = manifest
+            edit(&edited.cards[0])
             #expect(edited.contentKey != manifest.contentKey, "\(name)")
         }
         #expect(CardManifest(generator: manifest.generator, cards: manifest.cards).contentKey == manifest.contentKey)

@@ -131,4 +131,38 @@ struct FingerprintTests {
         let wrapped: Fingerprint? = shadow
         #expect(Self.fingerprint([("shadow", wrapped)]).digest == Self.fingerprint([("shadow", shadow)]).digest)
     }
+
+    /// Fields of its own, for nesting.
+    struct Fields: Fingerprintable {
+        var fields: [(String, Int)]
+
+        func fingerprint(into key: inout Fingerprint) {
+            for (name, value) in fields {
+                key.add(name, value)
+            }
+        }
+    }
+
+    @Test("A Fingerprintable value's fields lie between a field { holding its name and a field }")
+    func fingerprintable() {
+        var nested = Fingerprint(domain: "test")
+        nested.add("inner", Fields(fields: [("a", 1)]))
+        var expected = Fingerprint(domain: "test")
+        expected.add("{", "inner")
+        expected.add("a", 1)
+        expected.add("}", String?.none)
+        #expect(nested.digest == expected.digest)
+    }
+
+    @Test("A field cannot move into or out of a nested value, and nil differs from a value with no fields")
+    func nestedBoundaries() {
+        func key(_ inner: Fields?, then fields: [(String, Int)] = []) -> ContentDigest {
+            var key = Fingerprint(domain: "test")
+            key.add("inner", inner)
+            Fields(fields: fields).fingerprint(into: &key)
+            return key.digest
+        }
+        #expect(key(Fields(fields: [("a", 1), ("b", 2)])) != key(Fields(fields: [("a", 1)]), then: [("b", 2)]))
+        #expect(key(nil) != key(Fields(fields: [])))
+    }
 }
