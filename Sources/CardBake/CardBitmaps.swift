@@ -12,7 +12,7 @@ public struct CardBitmaps: Sendable {
     /// The card's size in points.
     public let width: Double
     public let height: Double
-    /// The dominant colour as `#RRGGBB`, to show before a bitmap is decoded.
+    /// The placeholder colour as `#RRGGBB`, to show before a bitmap is decoded: the card's mean colour in Oklab.
     public let placeholder: String
     /// The card at each scale of its style, encoded in its style's format.
     public let images: [Int: EncodedBitmap]
@@ -23,13 +23,15 @@ public struct CardBitmaps: Sendable {
         let plan = try Planner(statCache: StatCache(loadingFrom: nil), fonts: FontResolver()).plan(card).get()
         try Vips.start()
         let prepared = try CardRendering.prepare(plan, maxPixels: maxPixels)
+        let rendered: (bitmaps: [Int: EncodedBitmap], placeholder: CardColor)
         do {
-            images = try prepared.render(scales: card.style.scales, background: prepared.computeBackground())
+            rendered = try prepared.renderMeasuringPlaceholder(scales: card.style.scales,
+                                                               background: prepared.computeBackground())
         } catch {
             throw CardFailure(card: card, error: error)
         }
-        width = prepared.layout.card.width
-        height = prepared.layout.card.height
-        placeholder = prepared.placeholder.description
+        let facts = CardFacts(prepared, placeholder: rendered.placeholder)
+        images = rendered.bitmaps
+        (width, height, placeholder) = (facts.width, facts.height, facts.placeholder)
     }
 }

@@ -29,7 +29,8 @@ public enum VipsEncoder: Sendable, Hashable {
 }
 
 extension VipsImage {
-    /// Computes the image and encodes it; metadata is stripped.
+    /// Computes the image and encodes it with no metadata: no EXIF, XMP, ICC profile, resolution
+    /// or colour tag, only the pixels and what decoding them needs (decoders take untagged pixels as sRGB).
     public func encoded(as encoder: VipsEncoder) throws(VipsError) -> Data {
         var buffer: UnsafeMutableRawPointer?
         var length = 0
@@ -45,6 +46,22 @@ extension VipsImage {
         guard status == 0, let buffer else {
             throw VipsError.fromBuffer(operation: "save")
         }
-        return Data(bytesNoCopy: buffer, count: length, deallocator: .custom { pointer, _ in g_free(pointer) })
+        let saved = Data(bytesNoCopy: buffer, count: length, deallocator: .custom { pointer, _ in g_free(pointer) })
+        return try encoder.withoutMetadata(saved)
+    }
+}
+
+extension VipsEncoder {
+    /// `saved` without what libvips' savers write even with `strip` (JPEG with `strip` has nothing left).
+    func withoutMetadata(_ saved: Data) throws(VipsError) -> Data {
+        let (kept, format): (Data?, String) = switch self {
+        case .png: (PNGChunks.pixelsOnly(saved), "PNG")
+        case .jpeg: (saved, "JPEG")
+        case .webp: (WebPChunks.pixelsOnly(saved), "WebP")
+        }
+        guard let kept else {
+            throw VipsError(operation: "save", message: "libvips wrote \(saved.count) bytes that are not a whole \(format)")
+        }
+        return kept
     }
 }

@@ -58,7 +58,8 @@ int cvips_flatten(VipsImage *in, VipsImage **out, const double *background, int 
 int cvips_linear(VipsImage *in, VipsImage **out, const double *a, const double *b, int count);
 int cvips_replicate(VipsImage *in, VipsImage **out, int across, int down);
 
-/// Encoders; metadata is stripped. `filter` is a VipsForeignPngFilter bit set.
+/// Encoders with `strip`. libvips 8.14 still writes a PNG `pHYs` chunk and a WebP `EXIF` chunk;
+/// VipsImage.encoded removes them. `filter` is a VipsForeignPngFilter bit set.
 int cvips_pngsave(VipsImage *in, void **buffer, size_t *length, int compression, int filter);
 int cvips_jpegsave(VipsImage *in, void **buffer, size_t *length, int quality);
 int cvips_webpsave(VipsImage *in, void **buffer, size_t *length, int quality);

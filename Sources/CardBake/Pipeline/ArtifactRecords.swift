@@ -1,5 +1,7 @@
 import CardBakeCache
+import CardBakeCatalog
 import CardBakeManifest
+import CardBakeRender
 import Foundation
 
 /// What the action cache remembers of a card's bitmap at one scale, under the image key.
@@ -43,7 +45,7 @@ struct CardFacts: CacheRecord, Equatable {
     /// Size in points.
     var width: Double
     var height: Double
-    /// The dominant colour as `#RRGGBB`.
+    /// The ``PlaceholderColor`` as `#RRGGBB`.
     var placeholder: String
 
     private static let tag = Array("CBCF1".utf8)
@@ -59,6 +61,11 @@ struct CardFacts: CacheRecord, Equatable {
 
     init(width: Double, height: Double, placeholder: String) {
         (self.width, self.height, self.placeholder) = (width, height, placeholder)
+    }
+
+    /// The facts of `card` with the placeholder measured on its bitmap.
+    init(_ card: PreparedCard, placeholder: CardColor) {
+        self.init(width: card.layout.card.width, height: card.layout.card.height, placeholder: placeholder.description)
     }
 
     init?(cacheBytes: Data) {

@@ -17,7 +17,8 @@ struct RenderedCard: Sendable {
 }
 
 /// Renders what the look-up found missing of a card: decoding and painting on the worker pool,
-/// the cached background read in between (its key needs the decoded size).
+/// the cached background read in between (its key needs the decoded size). A card whose facts the
+/// cache lacks is painted at its smallest scale to measure them, even when that bitmap is cached.
 struct CardRendering: Sendable {
     let pool: WorkerPool
     let records: RecordCache
@@ -31,19 +32,22 @@ struct CardRendering: Sendable {
                 try cancellation.check()
                 return try Self.prepare(plan, maxPixels: maxPixels)
             }
-            let facts = CardFacts(width: prepared.layout.card.width, height: prepared.layout.card.height,
-                                  placeholder: prepared.placeholder.description)
             let missing = lookUp.missingScales
             var stages = StageReport.allCached(lookUp.images.keys)
-            guard !missing.isEmpty else {
+            if let facts = lookUp.facts, missing.isEmpty {
                 return RenderedCard(lookUp: lookUp, facts: facts, bitmaps: [:], newBackground: nil, stages: stages)
             }
             let key = prepared.backgroundKey
             let cachedBackground = await cachedBackground(for: key)
-            let (bitmaps, background) = try await pool.run {
+            let (bitmaps, facts, background) = try await pool.run {
                 let background = try cachedBackground ?? prepared.computeBackground()
-                return (try prepared.render(scales: missing, background: background, cancellation: cancellation),
-                        background)
+                if let facts = lookUp.facts {
+                    return (try prepared.render(scales: missing, background: background, cancellation: cancellation),
+                            facts, background)
+                }
+                let rendered = try prepared.renderMeasuringPlaceholder(scales: missing, background: background,
+                                                                       cancellation: cancellation)
+                return (rendered.bitmaps, CardFacts(prepared, placeholder: rendered.placeholder), background)
             }
             stages.background = cachedBackground == nil ? .rendered : .cached
             for scale in missing {

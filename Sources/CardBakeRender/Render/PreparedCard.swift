@@ -16,15 +16,14 @@ public struct EncodedBitmap: Sendable, Equatable {
 /// One card decoded and laid out, ready to paint at any of its scales: the render module's entry.
 ///
 /// Rendering takes two steps so that a cache can supply the background effect, whose key is known
-/// only once the source's size is: make a prepared card (decode, layout, placeholder colour), then
-/// ``render(scales:background:)`` with the cached background or ``computeBackground()``.
+/// only once the source's size is: make a prepared card (decode, layout), then
+/// ``render(scales:background:cancellation:)`` with the cached background or ``computeBackground()``,
+/// or ``renderMeasuringPlaceholder(scales:background:cancellation:)`` when the placeholder is wanted too.
 package struct PreparedCard: Sendable {
     package let card: Card
     package let layout: CardLayout
     /// The blurred background this card is painted over.
     package let backgroundEffect: BackgroundEffect
-    /// The source's dominant colour, shown before the bitmap is decoded.
-    package let placeholder: CardColor
     private let source: SourceImage
     private let imageDigest: ContentDigest
     private let fonts: ResolvedFonts
@@ -42,7 +41,6 @@ package struct PreparedCard: Sendable {
         layout = CardLayout(style: style, sourceWidth: source.width, sourceHeight: source.height)
         backgroundEffect = BackgroundEffect(blur: style.blur, cardWidth: layout.card.width,
                                             cardHeight: layout.card.height, maxScale: largest)
-        placeholder = try DominantColor.of(source.decoded)
         self.card = card
         self.imageDigest = imageDigest
         self.fonts = fonts
@@ -62,14 +60,37 @@ package struct PreparedCard: Sendable {
     /// Throws ``RenderError`` or ``VipsError``; checks `cancellation` between scales.
     package func render(scales: [Int], background: BackgroundImage,
                        cancellation: Cancellation = Cancellation()) throws -> [Int: EncodedBitmap] {
-        let renderer = CardRenderer(card: card, layout: layout, fonts: fonts)
         var bitmaps: [Int: EncodedBitmap] = [:]
         for scale in scales {
             try cancellation.check()
-            let bitmap = try renderer.render(source: source.decoded, background: background, scale: scale)
-            bitmaps[scale] = EncodedBitmap(data: try bitmap.encoded(as: card.style.output.encoder),
-                                           width: bitmap.width, height: bitmap.height)
+            bitmaps[scale] = try encoded(try paint(scale: scale, background: background))
         }
         return bitmaps
+    }
+
+    /// As ``render(scales:background:cancellation:)``, and the ``PlaceholderColor`` of the card
+    /// painted at the smallest scale of its style, painted for it even when not among `scales`, so
+    /// the placeholder does not depend on which scales a build renders.
+    package func renderMeasuringPlaceholder(scales: [Int], background: BackgroundImage,
+                                           cancellation: Cancellation = Cancellation())
+        throws -> (bitmaps: [Int: EncodedBitmap], placeholder: CardColor) {
+        let smallest = card.style.scales.min() ?? 1
+        try cancellation.check()
+        let measured = try paint(scale: smallest, background: background)
+        var bitmaps = try render(scales: scales.filter { $0 != smallest }, background: background,
+                                 cancellation: cancellation)
+        if scales.contains(smallest) {
+            bitmaps[smallest] = try encoded(measured)
+        }
+        return (bitmaps, PlaceholderColor.of(try measured.pixels()))
+    }
+
+    private func paint(scale: Int, background: BackgroundImage) throws -> VipsImage {
+        try CardRenderer(card: card, layout: layout, fonts: fonts)
+            .render(source: source.decoded, background: background, scale: scale)
+    }
+
+    private func encoded(_ bitmap: VipsImage) throws(VipsError) -> EncodedBitmap {
+        EncodedBitmap(data: try bitmap.encoded(as: card.style.output.encoder), width: bitmap.width, height: bitmap.height)
     }
 }

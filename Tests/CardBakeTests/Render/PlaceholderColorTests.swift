@@ -1,0 +1,107 @@
+import Foundation
+@testable import CardBake
+import CardBakeCatalog
+import CardBakeManifest
+@testable import CardBakeRender
+import Testing
+import Vips
+
+/// The Oklab maths the placeholder is measured with.
+@Suite("Oklab")
+struct OklabTests {
+    @Test("sRGB white, black and primaries have their published Oklab coordinates",
+          arguments: [([255, 255, 255], [1, 0, 0]), ([0, 0, 0], [0, 0, 0]),
+                      ([255, 0, 0], [0.627955, 0.224863, 0.125846]), ([0, 255, 0], [0.866440, -0.233888, 0.179498]),
+                      ([0, 0, 255], [0.452014, -0.032457, -0.311528])] as [([UInt8], [Double])])
+    func referenceColours(_ srgb: [UInt8], _ expected: [Double]) {
+        let colour = Oklab(red: srgb[0], green: srgb[1], blue: srgb[2])
+        let error = zip([colour.l, colour.a, colour.b], expected).map { abs($0 - $1) }.max() ?? 0
+        #expect(error < 1e-4, "\(srgb): \(colour)")
+    }
+
+    @Test("Every 8-bit sRGB colour on a 17-step grid comes back from Oklab unchanged")
+    func roundTrip() {
+        let steps = stride(from: 0, through: 255, by: 15).map(UInt8.init)
+        for red in steps {
+            for green in steps {
+                for blue in steps {
+                    let colour = CardColor(red: red, green: green, blue: blue)
+                    #expect(Oklab(colour).sRGB == colour)
+                }
+            }
+        }
+    }
+
+    @Test("Distance is zero to itself, symmetric, and ΔE between black and white is 1")
+    func distance() {
+        let (black, white, red) = (Oklab(.black), Oklab(.white), Oklab(red: 255, green: 0, blue: 0))
+        #expect(black.distance(to: black) == 0)
+        #expect(red.distance(to: white) == white.distance(to: red))
+        #expect(abs(black.distance(to: white) - 1) < 1e-6)
+    }
+
+    @Test("A colour outside sRGB is clipped to its gamut")
+    func clipped() {
+        #expect(Oklab(l: 0.7, a: 0.4, b: 0).sRGB.green == 0)
+        #expect(Oklab(l: 1.2, a: 0, b: 0).sRGB == .white)
+    }
+}
+
+@Suite("Placeholder colour", .vips)
+struct PlaceholderColorTests {
+    static let demoCatalog = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Input/catalog.json")
+
+    /// The mean of `bitmap`'s pixels in Oklab.
+    static func meanColour(of bitmap: Bitmap) -> Oklab {
+        let colours = bitmap.allPixels.map { Oklab(red: UInt8($0[0]), green: UInt8($0[1]), blue: UInt8($0[2])) }
+        let count = Double(colours.count)
+        return Oklab(l: colours.map(\.l).reduce(0, +) / count, a: colours.map(\.a).reduce(0, +) / count,
+                     b: colours.map(\.b).reduce(0, +) / count)
+    }
+
+    @Test("One colour is its own placeholder")
+    func solid() {
+        let colour = CardColor(red: 200, green: 90, blue: 30)
+        #expect(PlaceholderColor.of(Array(repeating: [colour.red, colour.green, colour.blue], count: 50).flatMap { $0 }) == colour)
+    }
+
+    @Test("Half black, half white averages to Oklab's middle grey, darker than the mean of the samples")
+    func perceptualMean() {
+        let samples = [UInt8](repeating: 0, count: 30) + [UInt8](repeating: 255, count: 30)
+        // Oklab L 0.5 is linear light 0.125, sRGB 0.389: 99.
+        #expect(PlaceholderColor.of(samples) == CardColor(red: 99, green: 99, blue: 99))
+    }
+
+    /// ΔE 0.02 is about a just-noticeable difference; 0.05 leaves room for the 8-bit rounding of
+    /// the placeholder and nothing like the distance to a colour that is not the card's.
+    @Test("Each demo card's placeholder is the mean colour of its 1x bitmap, within ΔE 0.05 in Oklab")
+    func demoCards() throws {
+        let catalog = try CatalogLoader.load(from: Self.demoCatalog)
+        #expect(catalog.cards.count >= 10)
+        for var card in catalog.cards {
+            card.style.scales = [1]
+            let rendered = try CardBitmaps(rendering: card)
+            let placeholder = try #require(CardColor(hex: rendered.placeholder))
+            let mean = Self.meanColour(of: try Bitmap(encoded: try #require(rendered.images[1]).data))
+            let distance = Oklab(placeholder).distance(to: mean)
+            #expect(distance < 0.05, "\(card.id): placeholder \(placeholder), mean \(mean.sRGB), ΔE \(distance)")
+        }
+    }
+
+    @Test("A card whose facts the cache lacks but whose bitmaps it holds gets the same placeholder, nothing re-encoded")
+    func factsWithoutBitmaps() async throws {
+        let fixture = try BuilderTests.fixture()
+        fixture.style = ["scales": [1, 2, 3]]
+        try await fixture.build()
+        let first = try #require(fixture.manifest)
+
+        // Fewer scales make a new card key, so no facts, while the 1x and 2x bitmaps are cached.
+        fixture.style = ["scales": [1, 2]]
+        let report = try await fixture.build()
+        #expect(report.cards.allSatisfy { $0.stages?.images == ["1x": .cached, "2x": .cached] })
+        let second = try #require(fixture.manifest)
+        #expect(second.cards.map(\.placeholder) == first.cards.map(\.placeholder))
+    }
+}
