@@ -58,6 +58,7 @@ let package = Package(
             name: "cardbake",
             dependencies: [
                 "CardBake",
+                "CardBakeCache",
                 "CardBakeCatalog",
                 "CardBakeFiles",
                 "CMalloc",

@@ -2,16 +2,15 @@ import CardBakeCache
 import CardBakeManifest
 
 extension CardStyle: Fingerprintable {
-    /// A digest of every value that decides a card's pixels and encoding at a given scale, with each
-    /// font as `fonts` resolves it.
-    package func fingerprint(fonts: ResolvedFonts) -> ContentDigest {
+    /// A digest of every value that decides a card's pixels and encoding at a given scale but the
+    /// fonts, which ``ResolvedFonts`` fingerprints as resolved.
+    package var digest: ContentDigest {
         var key = Fingerprint(domain: "style")
         key.add("style", self)
-        key.add("fonts", fonts)
         return key.digest
     }
 
-    /// All but `scales` and the fonts, which a key adds as resolved (see ``fingerprint(fonts:)``).
+    /// All but `scales` and the fonts, which a key adds as resolved (``ResolvedFonts``).
     public func fingerprint(into key: inout Fingerprint) {
         key.add("cardWidth", cardWidth)
         key.add("textAreaHeight", textAreaHeight)

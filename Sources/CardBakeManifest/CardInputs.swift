@@ -5,27 +5,32 @@ public struct CardInputs: Sendable, Hashable, Codable {
     public var image: ContentDigest
     /// Title and description.
     public var text: ContentDigest
-    /// Every resolved style value except the list of scales, the font files' contents and the encoder settings.
+    /// Every style value except the list of scales and the fonts.
     public var style: ContentDigest
+    /// The fonts the title and description resolve to: each family and its file's content.
+    public var fonts: ContentDigest
     /// The renderer's version salt and the libvips version.
     public var renderer: ContentDigest
 
-    public init(image: ContentDigest, text: ContentDigest, style: ContentDigest, renderer: ContentDigest) {
+    public init(image: ContentDigest, text: ContentDigest, style: ContentDigest, fonts: ContentDigest,
+                renderer: ContentDigest) {
         self.image = image
         self.text = text
         self.style = style
+        self.fonts = fonts
         self.renderer = renderer
     }
 
     /// A group of inputs, as `check` names a change.
     public enum Group: CaseIterable, Sendable, CustomStringConvertible {
-        case image, text, style, renderer
+        case image, text, style, fonts, renderer
 
         public var description: String {
             switch self {
             case .image: "image changed"
             case .text: "title or description changed"
-            case .style: "style changed (or a font file it uses)"
+            case .style: "style changed"
+            case .fonts: "font changed"
             case .renderer: "renderer or libvips version changed"
             }
         }
@@ -41,6 +46,7 @@ public struct CardInputs: Sendable, Hashable, Codable {
         case .image: image
         case .text: text
         case .style: style
+        case .fonts: fonts
         case .renderer: renderer
         }
     }

@@ -3,7 +3,7 @@ import Foundation
 /// `Output/manifest.json`: what an app reads to show the prerendered cards. Cards are in catalog
 /// order and nothing in it depends on time, so the same inputs give the same bytes.
 public struct CardManifest: Codable, Sendable, Equatable {
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     /// The manifest's file name in an output folder.
     public static let fileName = "manifest.json"
 

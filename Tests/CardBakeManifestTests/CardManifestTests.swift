@@ -19,7 +19,8 @@ struct CardManifestTests {
             placeholder: CardManifest.Placeholder(color: "#c86414"),
             images: ["1x": CardManifest.Image(file: "cards/toucan@1x.png", width: 320, height: 513, bytes: 1000,
                                               sha256: digest(2))],
-            inputs: CardInputs(image: digest(3), text: digest(4), style: digest(5), renderer: digest(6))),
+            inputs: CardInputs(image: digest(3), text: digest(4), style: digest(5), fonts: digest(7),
+                              renderer: digest(6))),
     ])
 
     @Test("A digest's hex text round-trips in either case; its bytes are most significant first")
@@ -71,9 +72,10 @@ struct CardManifestTests {
 struct CardManifestReadingTests {
     @Test("A newer schema is refused with the version this reader understands, whatever its shape")
     func newerSchema() throws {
-        let data = Data(#"{"schema": 2, "cards": "a shape of the future"}"#.utf8)
+        let newer = CardManifest.schemaVersion + 1
+        let data = Data(#"{"schema": \#(newer), "cards": "a shape of the future"}"#.utf8)
         let error = try #require(throws: CardManifest.ReadError.self) { try CardManifest(data: data, source: "m.json") }
-        #expect(error == .unsupportedSchema(source: "m.json", found: 2, understood: CardManifest.schemaVersion))
+        #expect(error == .unsupportedSchema(source: "m.json", found: newer, understood: CardManifest.schemaVersion))
         #expect(error.description.contains("understands schema \(CardManifest.schemaVersion)"))
     }
 

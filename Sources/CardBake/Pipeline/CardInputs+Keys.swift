@@ -9,7 +9,9 @@ extension CardInputs {
         var text = Fingerprint(domain: "card-text")
         text.add("title", card.title)
         text.add("description", card.description)
-        self.init(image: imageDigest, text: text.digest, style: card.style.fingerprint(fonts: fonts),
+        var resolvedFonts = Fingerprint(domain: "card-fonts")
+        resolvedFonts.add("fonts", fonts)
+        self.init(image: imageDigest, text: text.digest, style: card.style.digest, fonts: resolvedFonts.digest,
                   renderer: RendererVersion.digest)
     }
 

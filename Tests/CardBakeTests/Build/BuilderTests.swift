@@ -100,7 +100,7 @@ struct BuilderTests {
         #expect(fixture.manifest?.cards[1].title == "A new title")
     }
 
-    @Test("Each rendered card's report says why: new, which inputs changed, or the cache lacked it")
+    @Test("Each rendered card's report says why: new, which inputs changed (fonts apart from style), or the cache lacked it")
     func renderReasons() async throws {
         let fixture = try Self.fixture()
         let first = try await fixture.build()
@@ -109,8 +109,8 @@ struct BuilderTests {
         fixture.cards[0]["title"] = "Another title"
         fixture.style["blur"] = ["radius": 12]
         let second = try await fixture.build()
-        #expect(second.cards[0].reason == "title or description changed; style changed (or a font file it uses)")
-        #expect(second.cards[1].reason == "style changed (or a font file it uses)")
+        #expect(second.cards[0].reason == "title or description changed; style changed")
+        #expect(second.cards[1].reason == "style changed")
 
         let entry = try #require(fixture.manifest?.cards[2].images["2x"])
         try FileManager.default.removeItem(at: try #require(try Self.casFile(for: entry.sha256, in: fixture.cache)))
@@ -118,6 +118,10 @@ struct BuilderTests {
         let third = try await fixture.build()
         #expect(third.cards.map(\.status) == [.cached, .cached, .rendered])
         #expect(third.cards[2].reason == "not in the cache, or its cache entry was damaged")
+
+        fixture.style["description"] = ["font": "DejaVu Sans"]
+        let fourth = try await fixture.build()
+        #expect(fourth.cards.map(\.reason) == ["font changed", "font changed", "font changed"])
     }
 
     @Test("Changing an image's bytes in place re-renders it, even within the same second")

@@ -81,9 +81,9 @@ struct WriteJournalTests {
             let entry: [String: Any] = [
                 "id": "kept", "title": "", "description": "", "size": ["width": 1, "height": 1], "key": digest,
                 "placeholder": ["color": "#000000"], "images": ["1x": image],
-                "inputs": ["image": digest, "text": digest, "style": digest, "renderer": digest],
+                "inputs": ["image": digest, "text": digest, "style": digest, "fonts": digest, "renderer": digest],
             ]
-            let manifest: [String: Any] = ["schema": 1, "generator": "test", "cards": [entry]]
+            let manifest: [String: Any] = ["schema": CardManifest.schemaVersion, "generator": "test", "cards": [entry]]
             try JSONSerialization.data(withJSONObject: manifest).write(to: folder.appendingPathComponent(CardManifest.fileName))
             for file in listed + ["cards/mine.png"] {
                 try AtomicFileWriter.write(Data("x".utf8), to: folder.appendingPathComponent(file))
