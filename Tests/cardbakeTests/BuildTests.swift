@@ -37,7 +37,7 @@ struct BuildTests {
 
             // and the manifest describes them, in catalog order
             let manifest = try ManifestFile.read(from: sandbox.url("OUT/manifest.json"))
-            #expect(manifest.schema == 1)
+            #expect(manifest.schema == 2)
             #expect(manifest.generator == Builder.generator)
             #expect(manifest.cards.map(\.id) == threeCards.map(\.id))
             for (card, entry) in zip(threeCards, manifest.cards) {

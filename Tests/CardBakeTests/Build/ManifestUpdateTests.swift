@@ -84,6 +84,7 @@ struct ManifestUpdateTests {
             "inputs.image": { $0.inputs.image = other },
             "inputs.text": { $0.inputs.text = other },
             "inputs.style": { $0.inputs.style = other },
+            "inputs.fonts": { $0.inputs.fonts = other },
             "inputs.renderer": { $0.inputs.renderer = other },
         ]
         for scale in ["1x", "2x"] {
