@@ -15,6 +15,7 @@ import os
 import platform
 import shutil
 import statistics
+import struct
 import subprocess
 import sys
 import time
@@ -215,15 +216,27 @@ def title_edits(build, runs):
     return median(usages), rendered, statistics.median(seconds)
 
 
+def png_image_data(data):
+    """The concatenated IDAT payloads of a PNG: its compressed pixels, whatever other chunks the
+    encoder wrote (cardbake writes none; libvips adds pHYs even with strip)."""
+    position, payload = 8, b""
+    while position + 8 <= len(data):
+        length = struct.unpack(">I", data[position:position + 4])[0]
+        if data[position + 4:position + 8] == b"IDAT":
+            payload += data[position + 8:position + 8 + length]
+        position += 12 + length
+    return payload
+
+
 def png_settings(manifest, output):
     """cardbake's PNG encoder settings (zlib level, filter name), found by encoding the pixels
-    of its first 1x card again with each candidate until the bytes are identical."""
+    of its first 1x card again with each candidate until the compressed pixels are identical."""
     path = output / manifest["cards"][0]["images"]["1x"]["file"]
-    data = path.read_bytes()
-    pixels = pyvips.Image.new_from_buffer(data, "").copy_memory()
+    data = png_image_data(path.read_bytes())
+    pixels = pyvips.Image.new_from_buffer(path.read_bytes(), "").copy_memory()
     for level in range(10):
         for name, flags in PNG_FILTERS.items():
-            if pixels.pngsave_buffer(compression=level, filter=flags, strip=True) == data:
+            if png_image_data(pixels.pngsave_buffer(compression=level, filter=flags, strip=True)) == data:
                 return level, name
     raise BenchError(f"cardbake's PNG settings are none of zlib 0-9 x {list(PNG_FILTERS)}: "
                      f"re-encoding {path} never gives the same bytes")
