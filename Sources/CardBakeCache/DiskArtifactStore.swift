@@ -2,6 +2,7 @@ import CardBakeFiles
 import CardBakeManifest
 import Foundation
 import Glibc
+import Synchronization
 
 /// An ``ArtifactStoring`` in a directory, safe to share between threads and between processes.
 ///
@@ -23,6 +24,7 @@ public struct DiskArtifactStore: ArtifactStoring {
 
     /// The cache directory, e.g. a project's `.cardbake/`.
     public let root: URL
+    private let verified = VerifiedBlobs()
 
     /// Opens the store in `root`, creating the directory and its `VERSION` file if missing.
     ///
@@ -54,18 +56,26 @@ public struct DiskArtifactStore: ArtifactStoring {
     }
 
     public func blob(_ digest: ContentDigest) -> Data? {
-        readEntry(at: blobURL(for: digest)) { entry in
-            ContentDigest.sha256(entry) == digest ? entry : nil
+        let path = blobURL(for: digest).fileSystemPath
+        guard let file = try? ReadableFile(path: path), let status = try? file.status(),
+              let entry = try? file.readToEnd() else { return nil }
+        // A blob ``containsBlob(_:)`` just hashed, unchanged since, is not hashed again.
+        guard verified.holds(digest, as: status) || ContentDigest.sha256(entry) == digest else {
+            unlink(path)
+            return nil
         }
+        return entry
     }
 
     public func containsBlob(_ digest: ContentDigest) -> Bool {
         let path = blobURL(for: digest).fileSystemPath
-        guard let found = try? ContentDigest.sha256(of: ReadableFile(path: path)) else { return false }
+        guard let file = try? ReadableFile(path: path), let status = try? file.status(),
+              let found = try? ContentDigest.sha256(of: file) else { return false }
         guard found == digest else {
             unlink(path)
             return false
         }
+        verified.note(digest, as: status)
         return true
     }
 
@@ -109,5 +119,19 @@ public struct DiskArtifactStore: ArtifactStoring {
     private func writeEntry(_ entry: Data, to url: URL) throws {
         if let existing = try? ReadableFile(path: url.fileSystemPath).readToEnd(), existing == entry { return }
         try AtomicFileWriter.write(entry, to: url)
+    }
+}
+
+/// Blobs this process hashed intact, with their files' status then: a blob found intact while
+/// looking up is read back while writing without hashing it a second time, unless its file changed.
+private final class VerifiedBlobs: Sendable {
+    private let statuses = Mutex<[ContentDigest: FileStatus]>([:])
+
+    func note(_ digest: ContentDigest, as status: FileStatus) {
+        statuses.withLock { $0[digest] = status }
+    }
+
+    func holds(_ digest: ContentDigest, as status: FileStatus) -> Bool {
+        statuses.withLock { $0[digest] == status }
     }
 }

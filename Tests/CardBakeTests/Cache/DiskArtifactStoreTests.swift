@@ -59,6 +59,18 @@ struct DiskArtifactStoreTests {
         }
     }
 
+    @Test("A blob found intact, then damaged before it is read, is still a miss")
+    func damagedAfterContainsBlob() throws {
+        try withStore { store in
+            let data = Data(repeating: 7, count: 4096)
+            let digest = try store.storeBlob(data)
+            #expect(store.containsBlob(digest))
+            #expect(store.blob(digest) == data)
+            try flipByte(at: 100, in: store.blobURL(for: digest))
+            #expect(store.blob(digest) == nil)
+        }
+    }
+
     @Test("A flipped byte in an action result, record or checksum, is a miss, and the entry is removed",
           arguments: [0, 9, 10, 41])
     func damagedActionResult(offset: Int) throws {
