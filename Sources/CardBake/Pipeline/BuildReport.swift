@@ -62,6 +62,12 @@ public struct BuildReport: Codable, Sendable, Equatable {
     public var seconds: Double
     /// Output files removed because their cards left the catalog.
     public var removed: [String]
+    /// The files the build read: the catalog, every card's image and font files. Not in `--report`.
+    public var inputs: Set<URL> = []
+
+    private enum CodingKeys: String, CodingKey {
+        case cards, seconds, removed
+    }
 
     public func count(_ status: Status) -> Int { cards.filter { $0.status == status }.count }
     public var failures: [CardResult] { cards.filter { $0.status == .failed } }

@@ -57,7 +57,8 @@ public struct Builder: Sendable {
             events(.planned(total: catalog.cards.count, toRender: 0, failed: 0))
             workspace.saveStatCache()
             return BuildReport(cards: catalog.cards.map(BuildReport.CardResult.cached),
-                               seconds: (ContinuousClock.now - start).seconds, removed: [])
+                               seconds: (ContinuousClock.now - start).seconds, removed: [],
+                               inputs: Self.inputs(of: catalog, request: request, fonts: fonts))
         }
 
         let plans = await Self.plan(catalog.cards, planner: Planner(statCache: workspace.statCache, fonts: fonts),
@@ -84,7 +85,13 @@ public struct Builder: Sendable {
         }
         workspace.saveIndexes()
         return BuildReport(cards: zip(catalog.cards, final).map { $1.result(for: $0) },
-                           seconds: (ContinuousClock.now - start).seconds, removed: removed)
+                           seconds: (ContinuousClock.now - start).seconds, removed: removed,
+                           inputs: Self.inputs(of: catalog, request: request, fonts: fonts))
+    }
+
+    /// The files a build of `catalog` read, once its fonts are resolved.
+    private static func inputs(of catalog: Catalog, request: BuildRequest, fonts: FontResolver) -> Set<URL> {
+        Set([request.catalog.standardizedFileURL] + catalog.cards.map(\.image)).union(fonts.files)
     }
 
     /// Threads for each libvips pipeline when `workers` cards render at once: the cores shared

@@ -21,6 +21,11 @@ package final class FontResolver: Sendable {
 
     package init() {}
 
+    /// The font files resolved so far, whatever cards they were for.
+    package var files: Set<URL> {
+        resolved.withLock { Set($0.values.compactMap { try? $0.get().file }) }
+    }
+
     /// The fonts of a card's title and description; a failure names the text style at fault.
     package func fonts(for style: CardStyle) throws(FontFailure) -> ResolvedFonts {
         func resolve(_ text: TextStyle, field: String) throws(FontFailure) -> ResolvedFont {

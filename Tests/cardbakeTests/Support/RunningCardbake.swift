@@ -61,6 +61,9 @@ final class RunningCardbake: @unchecked Sendable {
     /// What the process has written to stderr so far.
     var stderrSoFar: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 
+    /// What the process has written to stdout so far.
+    var stdoutSoFar: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
+
     /// Sends `signal` to the process.
     func send(_ signal: Int32) {
         kill(pid, signal)
@@ -69,10 +72,16 @@ final class RunningCardbake: @unchecked Sendable {
     /// Polls stderr until it contains `text` or the process ends; true when found.
     /// `timeout` only bounds a hung process; it is not a timing assertion.
     func waitForStderr(containing text: String, timeout: TimeInterval = 120) -> Bool {
+        waitUntil(timeout: timeout) { stderrSoFar.contains(text) }
+    }
+
+    /// Polls `condition` until it holds or the process ends; true when it holds.
+    /// `timeout` only bounds a hung process; it is not a timing assertion.
+    func waitUntil(timeout: TimeInterval = 120, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if stderrSoFar.contains(text) { return true }
-            if !process.isRunning { return stderrSoFar.contains(text) }
+            if condition() { return true }
+            if !process.isRunning { return condition() }
             usleep(2_000)
         }
         return false

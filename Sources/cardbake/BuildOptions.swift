@@ -1,0 +1,74 @@
+import ArgumentParser
+import CardBake
+import CardBakeCatalog
+import CardBakeFiles
+import Foundation
+
+/// Everything `build` takes; `watch` takes the same.
+struct BuildOptions: ParsableArguments {
+    @OptionGroup var location: LocationOptions
+    @OptionGroup var cache: CacheOptions
+    @OptionGroup var lock: LockOptions
+    @OptionGroup var verbosity: VerbosityOptions
+
+    @OptionGroup var overrides: RenderOverrideOptions
+
+    @Option(name: .shortAndLong, parsing: .unconditional,
+            help: "Cards rendered at once. Default: the number of cores plus one.")
+    var jobs: Int = BuildRequest.defaultJobs
+
+    @Flag(help: "Neither read nor keep the cache: render everything.")
+    var noCache = false
+
+    @Option(parsing: .unconditional, help: "Refuse images that declare more pixels than this, before decoding them.")
+    var maxPixels: Int = BuildRequest.defaultMaxPixels
+
+    @Option(help: "Write a JSON report of every card's status, time and cache hits to this file.")
+    var report: String?
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs takes a positive number of cards, such as 3; found \(jobs).") }
+        guard maxPixels >= 1 else {
+            throw ValidationError("--max-pixels takes a positive number of pixels, such as 100000000; found \(maxPixels).")
+        }
+    }
+
+    func request() throws -> BuildRequest {
+        BuildRequest(catalog: location.catalogURL, output: location.output.url,
+                     cache: noCache ? nil : cache.cacheURL, jobs: jobs, maxPixels: maxPixels,
+                     scales: try overrides.parsedScales(), format: overrides.format,
+                     lockTimeout: lock.timeout)
+    }
+}
+
+/// One build as `build` and `watch` run it: progress on stderr, every failed card as an `error:`
+/// line, the summary on stdout, and the `--report` file.
+struct BuildRun {
+    let options: BuildOptions
+    let console: Console
+    let interruption: Interruption
+
+    /// Throws what the build throws, ``Interrupted`` for a build stopped by a signal, and
+    /// ``FlagError`` when the report cannot be written.
+    func run() async throws -> BuildReport {
+        let report: BuildReport
+        do {
+            report = try await Builder(request: options.request())
+                .run(cancellation: interruption.cancellation, events: ProgressPrinter(console: console).handle)
+        } catch is BuildCancelled {
+            throw Interrupted(folder: options.location.output.output, status: interruption.exitStatus)
+        }
+        for failure in report.failures {
+            console.error("\(options.location.catalog): \(failure.location): \(failure.reason ?? "unknown reason")")
+        }
+        console.result(report.summary)
+        if let path = options.report {
+            do {
+                try AtomicFileWriter.write(report.encoded(), to: URL(fileURLWithPath: path))
+            } catch {
+                throw FlagError(flag: "--report", underlying: error)
+            }
+        }
+        return report
+    }
+}

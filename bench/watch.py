@@ -1,0 +1,99 @@
+"""The edit loop's latency: `cardbake watch` on the 1,000-card catalog, a title saved, the
+rebuilt card on disk.
+
+Saves a new title the way editors do (a new file renamed over the catalog), `runs` times, and
+measures from the rename to the moment the manifest names the new title, polling every
+millisecond. The edited card's own render time, from the report watch rewrites after each
+rebuild, is subtracted: what remains is watch's overhead (noticing the change, debouncing,
+planning 1,000 cards, writing), against the target of 0.2 s. Prints its table; bench.py puts it
+in RESULTS.md.
+"""
+
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import time
+
+import make_data
+from bench import LOGS, RUNS, WORK, BenchError, Cardbake, cardbake_binary, progress, table
+
+CARDS = 1000
+EDITED_CARD = 500
+TIMEOUT = 600  # seconds: bounds a hung watch, not a target
+
+
+def wait_for(condition, what):
+    """Polls `condition` every millisecond until it holds; raises BenchError after TIMEOUT."""
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        if condition():
+            return time.monotonic()
+        time.sleep(0.001)
+    raise BenchError(f"watch: {what} within {TIMEOUT} s")
+
+
+def title_in_manifest(build, title):
+    """True when the manifest in place names `title` for the edited card."""
+    try:
+        return json.loads((build.output / "manifest.json").read_text())["cards"][EDITED_CARD]["title"] == title
+    except (OSError, ValueError, KeyError, IndexError):
+        return False
+
+
+def measure(binary, runs):
+    """Latencies (rename to manifest) and the edited card's render seconds, one pair per run."""
+    build = Cardbake(binary, CARDS)
+    catalog = make_data.catalog_path(CARDS).with_name(f"catalog-{CARDS}-watched.json")
+    document = json.loads(make_data.catalog_path(CARDS).read_text())
+    catalog.write_text(json.dumps(document, ensure_ascii=False))
+    LOGS.mkdir(parents=True, exist_ok=True)
+    with open(LOGS / "watch.log", "w") as log:
+        command = build.command(catalog)
+        command[1] = "watch"
+        watch = subprocess.Popen([str(part) for part in command], stdout=log, stderr=subprocess.STDOUT)
+        try:
+            wait_for(lambda: build.report.exists() and title_in_manifest(
+                build, document["cards"][EDITED_CARD]["title"]), "the first build never finished")
+            latencies, renders = [], []
+            for index in range(runs):
+                title = f"{document['cards'][EDITED_CARD]['title']}, watched {index + 1}"
+                document["cards"][EDITED_CARD]["title"] = title
+                saved = catalog.with_suffix(".json.new")
+                saved.write_text(json.dumps(document, ensure_ascii=False))
+                start = time.monotonic()
+                os.rename(saved, catalog)
+                latencies.append(wait_for(lambda: title_in_manifest(build, title),
+                                          "the edited title never reached the manifest") - start)
+                time.sleep(0.5)  # the report is written after the manifest
+                report = json.loads(build.report.read_text())["cards"][EDITED_CARD]
+                if report["status"] != "rendered":
+                    raise BenchError(f"watch: the edited card was {report['status']}, not rendered")
+                renders.append(report["seconds"])
+        finally:
+            watch.send_signal(signal.SIGINT)
+            watch.wait(timeout=60)
+    return latencies, renders
+
+
+def main():
+    binary = cardbake_binary()
+    make_data.main()
+    progress(f"cardbake watch on {CARDS} cards, {RUNS} title edit(s)")
+    latencies, renders = measure(binary, RUNS)
+    overheads = [latency - render for latency, render in zip(latencies, renders)]
+    rows = [[f"{latency:.3f}", f"{render:.3f}", f"{overhead:.3f}"]
+            for latency, render, overhead in zip(latencies, renders, overheads)]
+    median = statistics.median(overheads)
+    print(f"### Edit loop: `cardbake watch`, {CARDS} cards, a title saved\n")
+    print(table(["save → manifest (s)", "card's render (s)", "watch's overhead (s)"], rows))
+    print(f"\nMedian overhead {median:.3f} s (target under 0.2 s): {'pass' if median < 0.2 else '**FAIL**'}")
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except BenchError as error:
+        sys.exit(f"bench: error: {error}")
