@@ -25,6 +25,7 @@ from pathlib import Path
 import pyvips
 
 import make_data
+import results
 from peers.cardset import PNG_FILTERS, SCALES, feature_height
 
 REPO = Path(__file__).resolve().parent.parent
@@ -487,7 +488,7 @@ def main():
         results.noop10k = build10k.noop(RUNS)
     report = compose_report(results)
     print(report)
-    RESULTS.write_text(report + "\n")
+    results.write_section(RESULTS, "builds", report)
     progress(f"wrote {RESULTS.relative_to(REPO)}")
 
 
