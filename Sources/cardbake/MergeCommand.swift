@@ -23,10 +23,6 @@ struct MergeCommand: AsyncParsableCommand {
     @OptionGroup var lock: LockOptions
     @OptionGroup var verbosity: VerbosityOptions
 
-    func validate() throws {
-        guard !shards.isEmpty else { throw ValidationError("merge takes the output folder, then every shard's folder.") }
-    }
-
     func run() async throws {
         let console = Console(verbosity: verbosity)
         let interruption = Interruption()
