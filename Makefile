@@ -5,6 +5,8 @@ SWIFT        ?= swift
 CATALOG      ?= Input/catalog.json
 OUTPUT       ?= Output
 APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev pkg-config fonts-lato fonts-dejavu-core fonts-noto-color-emoji
+# What the recipe tests run: PyYAML parses the recipes' YAML, nginx -t checks the nginx server block.
+RECIPE_TEST_PACKAGES := python3-yaml nginx-light
 # The benchmark's peers: ImageMagick, and a Python virtual environment for pyvips.
 BENCH_APT_PACKAGES := imagemagick python3-venv python3-pip
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -45,6 +47,7 @@ cards: build
 
 ## test: every unit and end-to-end test, then the manifest module alone
 test: deps
+	$(call apt_install,$(RECIPE_TEST_PACKAGES))
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) test-manifest-alone

@@ -14,7 +14,8 @@ struct BuildOptions: ParsableArguments {
     @OptionGroup var overrides: RenderOverrideOptions
 
     @Option(name: .shortAndLong, parsing: .unconditional,
-            help: "Cards rendered at once. Default: the number of cores plus one.")
+            help: ArgumentHelp("Cards rendered at once.", discussion: "Default: one more than the CPUs this process "
+                               + "may use (its affinity mask and cgroup CPU quota; --verbose says what was found)."))
     var jobs: Int = BuildRequest.defaultJobs
 
     @Flag(help: "Neither read nor keep the cache: render everything.")
@@ -26,7 +27,23 @@ struct BuildOptions: ParsableArguments {
     @Option(help: "Write a JSON report of every card's status, time and cache hits to this file.")
     var report: String?
 
+    @Option(help: ArgumentHelp("Build only shard i of N (1-based): the cards whose id hashes to it, a partial "
+                               + "manifest and shard.json, for `cardbake merge`.", valueName: "i/N"))
+    var shard: String?
+
+    /// `--shard` parsed; nil without the flag.
+    var parsedShard: Shard? {
+        get throws {
+            guard let shard else { return nil }
+            guard let parsed = Shard(parsing: shard) else {
+                throw ValidationError("--shard takes i/N with 1 ≤ i ≤ N, such as 2/4; found \"\(shard)\".")
+            }
+            return parsed
+        }
+    }
+
     func validate() throws {
+        _ = try parsedShard
         guard jobs >= 1 else { throw ValidationError("--jobs takes a positive number of cards, such as 3; found \(jobs).") }
         guard maxPixels >= 1 else {
             throw ValidationError("--max-pixels takes a positive number of pixels, such as 100000000; found \(maxPixels).")
@@ -37,7 +54,7 @@ struct BuildOptions: ParsableArguments {
         BuildRequest(catalog: location.catalogURL, output: location.output.url,
                      cache: noCache ? nil : cache.cacheURL, jobs: jobs, maxPixels: maxPixels,
                      scales: try overrides.parsedScales(), format: overrides.format,
-                     lockTimeout: lock.timeout)
+                     lockTimeout: lock.timeout, shard: try parsedShard)
     }
 }
 
@@ -51,6 +68,9 @@ struct BuildRun {
     /// Throws what the build throws, ``Interrupted`` for a build stopped by a signal, and
     /// ``FlagError`` when the report cannot be written.
     func run() async throws -> BuildReport {
+        if console.verbose {
+            console.note("CPUs: \(UsableCPUs.current); \(options.jobs) jobs")
+        }
         let report: BuildReport
         do {
             report = try await Builder(request: options.request())

@@ -13,12 +13,12 @@ struct Cardbake: AsyncParsableCommand {
         abstract: "Prerender app cards: a photo, a title and a description over a blurred copy of the photo.",
         discussion: """
             Exit status: 0 success; 1 some cards failed, check found differences, or a file or folder could \
-            not be written, read or locked; 2 the command cannot run as given: a flag, the catalog, or a cache \
-            folder of another version (nothing rendered); 3 another cardbake used the output or cache folder \
+            not be written, read or locked; 2 the command cannot run as given: a flag, the catalog, a cache \
+            folder of another version (nothing rendered), or shards merge refused; 3 another cardbake used the output or cache folder \
             for longer than --lock-timeout; 130 interrupted (143 on SIGTERM).
             """,
         version: "cardbake \(Builder.version) (libvips \(Builder.libvipsVersion))",
-        subcommands: [BuildCommand.self, WatchCommand.self, CheckCommand.self, CleanCommand.self],
+        subcommands: [BuildCommand.self, WatchCommand.self, CheckCommand.self, CleanCommand.self, MergeCommand.self],
         defaultSubcommand: BuildCommand.self
     )
 }
@@ -30,9 +30,9 @@ enum Main {
         // instead of killing the process.
         signal(SIGXFSZ, SIG_IGN)
         // glibc gives busy threads arenas of their own, up to 8 per core, each keeping the large
-        // buffers its thread freed; one arena per core keeps that retention in check
+        // buffers its thread freed; one arena per usable CPU keeps that retention in check
         // (docs/ARCHITECTURE.md, "Measurements behind defaults").
-        mallopt(M_ARENA_MAX, Int32(ProcessInfo.processInfo.activeProcessorCount))
+        mallopt(M_ARENA_MAX, Int32(UsableCPUs.current.count))
         do {
             var command = try Cardbake.parseAsRoot()
             if var command = command as? any AsyncParsableCommand {

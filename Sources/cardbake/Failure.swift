@@ -10,7 +10,8 @@ enum ExitStatus {
     static let success: Int32 = 0
     /// Some cards failed, `check` found differences, or a file could not be written or read.
     static let failures: Int32 = 1
-    /// The command cannot run as given: a flag, the catalog, or a cache folder of another version.
+    /// The command cannot run as given: a flag, the catalog, a cache folder of another version, or
+    /// shard folders `merge` refuses.
     static let usage: Int32 = 2
     /// Another cardbake held the output or cache folder for longer than `--lock-timeout`.
     static let lockTimeout: Int32 = 3
@@ -42,6 +43,8 @@ enum Failure {
         case let error as OverrideError:
             (error.description, ExitStatus.usage)
         case let error as CacheError:
+            (error.description, ExitStatus.usage)
+        case let error as ShardSetError:
             (error.description, ExitStatus.usage)
         case let error as LockTimeout:
             ("\(error) (--lock-timeout)", ExitStatus.lockTimeout)

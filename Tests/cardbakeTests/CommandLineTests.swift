@@ -23,9 +23,10 @@ struct CommandLineTests {
     }
 
     @Test("--help of every command exits 0 and names the command's flags", arguments: [
-        ([], ["build", "check", "clean", "--version", "Exit status", "130", "143"]),
+        ([], ["build", "check", "clean", "merge", "--version", "Exit status", "130", "143"]),
         (["build"], ["--output", "--scales", "--format", "--jobs", "--cache-dir", "--no-cache", "--report",
-                     "--max-pixels", "--quiet", "--verbose", "png", "jpeg", "webp", "Input/catalog.json"]),
+                     "--max-pixels", "--quiet", "--verbose", "png", "jpeg", "webp", "Input/catalog.json", "--shard"]),
+        (["merge"], ["<output>", "<shards>", "--lock-timeout", "--quiet", "exit 2"]),
         (["check"], ["--output", "--cache-dir", "<catalog>", "exit 0"]),
         (["clean"], ["--only", "--output", "--cache-dir", "--lock-timeout"]),
     ] as [([String], [String])])
@@ -55,6 +56,7 @@ struct CommandLineTests {
         (["build", "catalog.json", "--max-pixels", "0"], "--max-pixels"),
         (["build", "catalog.json", "--frobnicate"], "--frobnicate"),
         (["frobnicate", "catalog.json"], "Unexpected argument"),
+        (["merge", "OUT"], "Missing expected argument '<shards> ...'"),
     ] as [([String], String)])
     func usageError(arguments: [String], message: String) throws {
         try Sandbox.with { sandbox in

@@ -58,15 +58,27 @@ public struct BuildReport: Codable, Sendable, Equatable {
         }
     }
 
+    /// The CPUs a build found it may use, and the cards it rendered at once.
+    public struct Parallelism: Codable, Sendable, Equatable {
+        /// CPUs this process may keep busy (``UsableCPUs``).
+        public var cpus: Int
+        /// How they were found: `affinity 2 of 64, cgroup cpu.max 200000/100000`.
+        public var detected: String
+        /// Cards rendered at once (`--jobs`).
+        public var jobs: Int
+    }
+
     public var cards: [CardResult]
     public var seconds: Double
     /// Output files removed because their cards left the catalog.
     public var removed: [String]
+    /// nil only in a report made in code.
+    public var parallelism: Parallelism? = nil
     /// The files the build read: the catalog, every card's image and font files. Not in `--report`.
     public var inputs: Set<URL> = []
 
     private enum CodingKeys: String, CodingKey {
-        case cards, seconds, removed
+        case cards, seconds, removed, parallelism
     }
 
     public func count(_ status: Status) -> Int { cards.filter { $0.status == status }.count }
@@ -85,6 +97,13 @@ public struct BuildReport: Codable, Sendable, Equatable {
         var json = JSONWriter()
         json.object { report in
             report.member("cards") { $0.array(cards) { $0.write($1) } }
+            report.member("parallelism", ifPresent: parallelism) { json, parallelism in
+                json.object { json in
+                    json.member("cpus") { $0.number(parallelism.cpus) }
+                    json.member("detected") { $0.string(parallelism.detected) }
+                    json.member("jobs") { $0.number(parallelism.jobs) }
+                }
+            }
             report.member("removed") { $0.array(removed) { $0.string($1) } }
             report.member("seconds") { $0.number(seconds) }
         }

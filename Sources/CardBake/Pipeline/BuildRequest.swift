@@ -1,5 +1,8 @@
+import CardBakeCache
 import CardBakeCatalog
 import CardBakeFiles
+import CardBakeManifest
+import CardBakeRender
 import Foundation
 
 /// Everything a build needs to know; the CLI turns flags into one of these.
@@ -19,18 +22,20 @@ public struct BuildRequest: Sendable {
     public var format: OutputFormat.Kind?
     /// How long to wait for another cardbake using the same output or cache folder; nil waits as long as it takes.
     public var lockTimeout: Duration?
+    /// Build only this shard's cards (`--shard i/N`), writing a partial manifest and a ``ShardRecord``.
+    public var shard: Shard?
 
     /// The default `maxPixels`: 100 megapixels.
     public static let defaultMaxPixels = 100_000_000
 
-    /// The default `jobs`: one more than the cores. A worker's card alternates between libvips and
-    /// Swift stages with hand-offs between threads, so one worker per core leaves cores idle
-    /// (docs/ARCHITECTURE.md has the measurement).
-    public static let defaultJobs = ProcessInfo.processInfo.activeProcessorCount + 1
+    /// The default `jobs`: one more than the CPUs this process may use (``UsableCPUs``). A worker's
+    /// card alternates between libvips and Swift stages with hand-offs between threads, so one
+    /// worker per CPU leaves CPUs idle (docs/ARCHITECTURE.md has the measurement).
+    public static let defaultJobs = UsableCPUs.current.count + 1
 
     public init(catalog: URL, output: URL, cache: URL?, jobs: Int = BuildRequest.defaultJobs,
                 maxPixels: Int = BuildRequest.defaultMaxPixels, scales: [Int]? = nil, format: OutputFormat.Kind? = nil,
-                lockTimeout: Duration? = nil) {
+                lockTimeout: Duration? = nil, shard: Shard? = nil) {
         self.catalog = catalog
         self.output = output
         self.cache = cache
@@ -39,6 +44,7 @@ public struct BuildRequest: Sendable {
         self.scales = scales
         self.format = format
         self.lockTimeout = lockTimeout
+        self.shard = shard
     }
 
     /// The catalog as this request builds it: loaded with `scales` and `format` as its last style layer,
@@ -46,6 +52,18 @@ public struct BuildRequest: Sendable {
     /// - Throws: ``CatalogError``, or ``OverrideError`` when `scales` breaks the rule for scales.
     public func loadCatalog() throws -> Catalog {
         try CatalogLoader.load(from: catalog, overrides: StyleOverrides(scales: scales, format: format))
+    }
+
+    /// Everything but the catalog and its files that decides what a build writes: the overrides,
+    /// the generator, the manifest's schema and the renderer. Shards merge only when theirs agree.
+    var settingsDigest: ContentDigest {
+        var settings = Fingerprint(domain: "build-settings")
+        settings.add("scales", scales.map { $0.map(String.init).joined(separator: ",") })
+        settings.add("format", format?.rawValue)
+        settings.add("generator", Builder.generator)
+        settings.add("manifestSchema", CardManifest.schemaVersion)
+        settings.add("renderer", RendererVersion.digest)
+        return settings.digest
     }
 }
 

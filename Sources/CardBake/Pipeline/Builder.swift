@@ -39,7 +39,8 @@ public struct Builder: Sendable {
     public func run(cancellation: Cancellation = Cancellation(),
                     events: @escaping @Sendable (BuildEvent) -> Void = { _ in }) async throws -> BuildReport {
         let start = ContinuousClock.now
-        let catalog = try request.loadCatalog()
+        let wholeCatalog = try request.loadCatalog()
+        let catalog = request.shard.map(wholeCatalog.restricted(to:)) ?? wholeCatalog
         let lock = try WorkspaceLock(building: request, cancellation: cancellation, events: events)
         defer { lock.release() }
         let workspace = try CacheWorkspace(request: request)
@@ -55,10 +56,14 @@ public struct Builder: Sendable {
         let wholeBuild = WholeBuild(catalog: catalog, request: request, statCache: workspace.statCache, fonts: fonts)
         if let wholeBuild, await wholeBuild.isUpToDate(catalog, in: output, records: records, pool: pool) {
             events(.planned(total: catalog.cards.count, toRender: 0, failed: 0))
+            if let manifestDigest = try? output.statCache.digest(ofFileAt: output.manifestURL) {
+                try ShardRecord.update(in: request.output, shard: request.shard, catalog: wholeCatalog,
+                                       settings: request.settingsDigest, manifest: manifestDigest)
+            }
             workspace.saveStatCache()
             return BuildReport(cards: catalog.cards.map(BuildReport.CardResult.cached),
                                seconds: (ContinuousClock.now - start).seconds, removed: [],
-                               inputs: Self.inputs(of: catalog, request: request, fonts: fonts))
+                               parallelism: parallelism, inputs: Self.inputs(of: catalog, request: request, fonts: fonts))
         }
 
         let plans = await Self.plan(catalog.cards, planner: Planner(statCache: workspace.statCache, fonts: fonts),
@@ -78,6 +83,8 @@ public struct Builder: Sendable {
         let manifest = CardManifest(generator: Self.generator, cards: written.entries)
         let (removed, manifestDigest) = try await writer.replaceManifest(with: manifest)
         writer.journal.finish()
+        try ShardRecord.update(in: request.output, shard: request.shard, catalog: wholeCatalog,
+                               settings: request.settingsDigest, manifest: manifestDigest)
         if let wholeBuild, !final.contains(where: { $0.cachedCard == nil }) {
             // Only the next build's shortcut depends on it: a record that cannot be stored is not an error.
             try? await records.save(WholeBuild.outputDigest(manifest: manifestDigest, entries: written.entries,
@@ -86,7 +93,7 @@ public struct Builder: Sendable {
         workspace.saveIndexes()
         return BuildReport(cards: zip(catalog.cards, final).map { $1.result(for: $0) },
                            seconds: (ContinuousClock.now - start).seconds, removed: removed,
-                           inputs: Self.inputs(of: catalog, request: request, fonts: fonts))
+                           parallelism: parallelism, inputs: Self.inputs(of: catalog, request: request, fonts: fonts))
     }
 
     /// The files a build of `catalog` read, once its fonts are resolved.
@@ -94,10 +101,16 @@ public struct Builder: Sendable {
         Set([request.catalog.standardizedFileURL] + catalog.cards.map(\.image)).union(fonts.files)
     }
 
-    /// Threads for each libvips pipeline when `workers` cards render at once: the cores shared
-    /// among the workers, at least one. A full build (more workers than cores) gets one thread per
-    /// pipeline and its parallelism from the cards; a rebuild of one card gets every core.
-    static func threadsPerPipeline(workers: Int, cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
+    /// The CPUs found and the cards rendered at once, for the report.
+    private var parallelism: BuildReport.Parallelism {
+        BuildReport.Parallelism(cpus: UsableCPUs.current.count, detected: UsableCPUs.current.detected,
+                                jobs: request.jobs)
+    }
+
+    /// Threads for each libvips pipeline when `workers` cards render at once: the CPUs this process
+    /// may use shared among the workers, at least one. A full build (more workers than CPUs) gets one
+    /// thread per pipeline and its parallelism from the cards; a rebuild of one card gets every CPU.
+    static func threadsPerPipeline(workers: Int, cores: Int = UsableCPUs.current.count) -> Int {
         max(1, cores / max(1, workers))
     }
 

@@ -58,12 +58,21 @@ struct OutputWriter: Sendable {
 
     /// Puts the blob's bytes at `file` unless they are there already.
     private func materialize(_ blob: ContentDigest, as file: String) async throws {
-        guard !folder.holds(blob, as: file) else { return }
-        guard let data = await records.store.blob(blob) else { throw OutputError.missingBlob(file: file) }
+        try await place(blob, as: file) {
+            guard let data = await records.store.blob(blob) else { throw OutputError.missingBlob(file: file) }
+            return data
+        }
+    }
+
+    /// Puts the bytes with `digest` at `file` (relative to the folder) unless they are there
+    /// already; `bytes` is asked for them only when they are not, and must return bytes with that digest.
+    func place(_ digest: ContentDigest, as file: String, bytes: () async throws -> Data) async throws {
+        guard !folder.holds(digest, as: file) else { return }
+        let data = try await bytes()
         let path = folder.path(of: file)
         try journal.begin()
         try AtomicFileWriter.write(data, to: URL(fileURLWithPath: path))
-        try folder.statCache.record(blob, forFileAtPath: path)
+        try folder.statCache.record(digest, forFileAtPath: path)
     }
 }
 

@@ -10,7 +10,7 @@ import Foundation
 /// from a manifest of dependencies, or ninja from its log).
 ///
 /// The key covers everything a build of the catalog reads: the catalog file's path and bytes, the
-/// request's overrides, the renderer, libvips, the manifest's schema, and the digest of each
+/// request's overrides, the renderer, libvips, the manifest's schema, the shard, and the digest of each
 /// distinct image and font file the cards use, fonts as fontconfig resolves them now. The record
 /// under the key is the ``outputDigest(manifest:files:)`` of what a build in which every card
 /// succeeded left in the output folder. A later build with the same key is up to date when the
@@ -26,11 +26,8 @@ struct WholeBuild {
         var key = Fingerprint(domain: "whole-build")
         key.add("catalog", catalog.file.fileSystemPath)
         key.add("catalogBytes", catalogDigest)
-        key.add("scales", request.scales.map { $0.map(String.init).joined(separator: ",") })
-        key.add("format", request.format?.rawValue)
-        key.add("generator", Builder.generator)
-        key.add("manifestSchema", CardManifest.schemaVersion)
-        key.add("renderer", RendererVersion.digest)
+        key.add("settings", request.settingsDigest)
+        key.add("shard", request.shard?.description)
         let fontRequests = Set(catalog.cards.flatMap { [$0.style.title.fontRequest, $0.style.description.fontRequest] })
         for request in fontRequests.sorted() {
             guard let font = try? fonts.font(for: request) else { return nil }

@@ -10,11 +10,17 @@ extension WriteJournal {
     /// for a manifest it never wrote, or was removing them for the one it did. Temporary files are
     /// looked for only where cardbake writes, the folder itself and `cards/`.
     static func output(_ folder: OutputFolder, cards: [Card]) -> WriteJournal {
+        output(folder, writing: { Set(cards.flatMap(OutputFolder.files(for:))) })
+    }
+
+    /// The journal of an output folder for a command that may write `writing()` (relative paths),
+    /// as ``output(_:cards:)`` describes.
+    static func output(_ folder: OutputFolder, writing: @escaping @Sendable () -> Set<String>) -> WriteJournal {
         let inPlace = folder.manifestInPlace
         return WriteJournal(folder: folder.directory, areas: ["", "cards"]) { unfinished in
             _ = OutputFolder.remove(unfinished.subtracting(inPlace.manifest?.files ?? []), in: folder.directory)
         } listing: {
-            (inPlace.manifest?.files ?? []).union(cards.flatMap(OutputFolder.files(for:)))
+            (inPlace.manifest?.files ?? []).union(writing())
         }
     }
 }

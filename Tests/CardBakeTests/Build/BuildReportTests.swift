@@ -17,7 +17,8 @@ struct BuildReportTests {
                   stages: StageReport(background: .rendered, images: ["3x": .rendered, "1x": .cached])),
             .init(id: "beta", index: 1, status: .failed, seconds: 1e-7, field: "style.title", reason: awkward),
             .init(id: "gamma", index: 2, status: .cached, seconds: 0, stages: .allCached([1, 2, 3])),
-        ], seconds: 12.5, removed: ["cards/old@1x.png", awkward])
+        ], seconds: 12.5, removed: ["cards/old@1x.png", awkward],
+           parallelism: .init(cpus: 2, detected: "affinity 2 of 64, cgroup cpu.max 200000/100000", jobs: 3))
         let data = report.encoded()
         #expect(try JSONDecoder().decode(BuildReport.self, from: data) == report)
         #expect(data.last == UInt8(ascii: "\n"))
@@ -27,7 +28,7 @@ struct BuildReportTests {
     func layout() throws {
         let report = BuildReport(cards: [
             .init(id: "a/b", index: 0, status: .cached, seconds: 0.5, stages: .allCached([2, 1])),
-        ], seconds: 2.25, removed: [])
+        ], seconds: 2.25, removed: [], parallelism: .init(cpus: 1, detected: "affinity 1 of 2", jobs: 2))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let expected = String(decoding: try encoder.encode(report), as: UTF8.self) + "\n"

@@ -17,9 +17,11 @@ struct WholeBuildTests {
         var isUpToDate: Bool
     }
 
-    static func shortcut(_ fixture: BuildFixture, format: OutputFormat.Kind? = nil) async throws -> Shortcut {
+    static func shortcut(_ fixture: BuildFixture, format: OutputFormat.Kind? = nil,
+                         shard: Shard? = nil) async throws -> Shortcut {
         try fixture.writeCatalog()
-        let request = BuildRequest(catalog: fixture.catalog, output: fixture.output, cache: fixture.cache, format: format)
+        let request = BuildRequest(catalog: fixture.catalog, output: fixture.output, cache: fixture.cache, format: format,
+                                   shard: shard)
         let catalog = try request.loadCatalog()
         let statCache = StatCache(loadingFrom: nil)
         guard let build = WholeBuild(catalog: catalog, request: request, statCache: statCache, fonts: FontResolver()) else {
@@ -79,6 +81,11 @@ struct WholeBuildTests {
         #expect(try await Self.shortcut(fixture).key == built)
 
         #expect(try await Self.shortcut(fixture, format: .jpeg).key != built)
+        var keys: Set<ContentDigest?> = [built]
+        for shard in [Shard(index: 1, count: 1), Shard(index: 1, count: 2), Shard(index: 2, count: 2)] {
+            keys.insert(try await Self.shortcut(fixture, shard: shard).key)
+        }
+        #expect(keys.count == 4, "a shard's key differs from the whole catalog's and from other shards'")
 
         let image = fixture.folder.file("images/beta.png")
         try TestImage.write(try TestImage.solid(width: 60, height: 90, [40, 90, 201]), to: image)
