@@ -10,8 +10,10 @@ let package = Package(
         // The pipeline, for tools that build cards from Swift.
         .library(name: "CardBake", targets: ["CardBake"]),
         // What an app links: the manifest's types, scale choice, ThumbHash, file verification.
-        // Foundation only; no libvips, Pango, swift-crypto or any C code.
-        .library(name: "CardBakeKit", targets: ["CardBakeKit"]),
+        // Foundation only; no libvips, Pango, swift-crypto or any C code. Static, as an app links an
+        // automatic product anyway, so that `swift build --product CardBakeKit` builds it alone
+        // (SwiftPM builds the whole package for an automatic product).
+        .library(name: "CardBakeKit", type: .static, targets: ["CardBakeKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -16,5 +16,5 @@ extension CardManifest.Entry {
 
 extension CardManifest.Placeholder {
     /// ``thumbhash`` decoded; nil when it is not a ThumbHash in base64.
-    public var thumbHash: ThumbHash? { ThumbHash(base64: thumbhash) }
+    public var decodedThumbHash: ThumbHash? { ThumbHash(base64: thumbhash) }
 }

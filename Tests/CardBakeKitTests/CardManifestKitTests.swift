@@ -35,9 +35,9 @@ struct CardManifestKitTests {
     @Test("The placeholder's ThumbHash decodes; text that is not one is nil")
     func placeholder() {
         var placeholder = Self.entry(scales: [1]).placeholder
-        #expect(placeholder.thumbHash?.approximateAspectRatio == 4.0 / 7.0)
+        #expect(placeholder.decodedThumbHash?.approximateAspectRatio == 4.0 / 7.0)
         placeholder.thumbhash = "#C86414"
-        #expect(placeholder.thumbHash == nil)
+        #expect(placeholder.decodedThumbHash == nil)
     }
 
     @Test("A file is verified against its size and digest; the error names the file and what differs")

@@ -7,7 +7,7 @@ import Vips
 /// tiny blurred copy as a WebP data URL.
 package enum CardPlaceholder {
     /// The data URL picture's width in pixels: a browser stretching it to the card's size gives a
-    /// smooth blur. As lossy WebP it takes 100 to 200 bytes, a fifth to a tenth of the same pixels in PNG.
+    /// smooth blur. Lossy WebP keeps it to a few hundred bytes (docs/ARCHITECTURE.md, measurements).
     static let dataURLWidth = 16
     static let dataURLQuality = 60
     /// The blur's sigma on the data URL picture, in its pixels: enough to soften the steps a
@@ -24,7 +24,8 @@ package enum CardPlaceholder {
         var rgba: [UInt8] = []
         rgba.reserveCapacity(rgb.count / 3 * 4)
         for pixel in stride(from: 0, to: rgb.count, by: 3) {
-            rgba += [rgb[pixel], rgb[pixel + 1], rgb[pixel + 2], 255]
+            rgba.append(contentsOf: rgb[pixel..<pixel + 3])
+            rgba.append(255)
         }
         let thumbHash = ThumbHash(encodingRGBA: rgba, width: thumbnail.width, height: thumbnail.height)
         let tiny = try thumbnail.resized(fittingIn: max(dataURLWidth, dataURLWidth * card.height / card.width))

@@ -21,7 +21,7 @@ struct AppSideTests {
         for card in manifest.cards {
             #expect(card.scales == [1, 2])
             #expect(card.image(forScreenScale: 3)?.file == "cards/\(card.id)@2x.png")
-            #expect(card.placeholder.thumbHash != nil, "\(card.id): \(card.placeholder.thumbhash)")
+            #expect(card.placeholder.decodedThumbHash != nil, "\(card.id): \(card.placeholder.thumbhash)")
             for image in card.images.values {
                 try image.verifyFile(in: fixture.output)
                 let data = try Data(contentsOf: fixture.output.appendingPathComponent(image.file))

@@ -97,7 +97,7 @@ struct PlaceholderColorTests {
             #expect(distance < 0.05, "\(card.id): placeholder \(placeholder), mean \(mean.sRGB), ΔE \(distance)")
 
             let cardMean = Self.meanRGB(of: bitmap)
-            let hash = try #require(rendered.placeholder.thumbHash, "\(card.id): \(rendered.placeholder.thumbhash)")
+            let hash = try #require(rendered.placeholder.decodedThumbHash, "\(card.id): \(rendered.placeholder.thumbhash)")
             let average = hash.averageColor
             let decoded = hash.image()
             let decodedMean = (0..<3).map { band in
