@@ -28,7 +28,8 @@ package enum CardPlaceholder {
             rgba.append(255)
         }
         let thumbHash = ThumbHash(encodingRGBA: rgba, width: thumbnail.width, height: thumbnail.height)
-        let tiny = try thumbnail.resized(fittingIn: max(dataURLWidth, dataURLWidth * card.height / card.width))
+        let tinyHeight = max(1, (dataURLWidth * thumbnail.height + thumbnail.width / 2) / thumbnail.width)
+        let tiny = try thumbnail.resized(toWidth: dataURLWidth, height: tinyHeight)
             .blurredExtendingEdges(sigma: dataURLBlur).roundedToUInt8()
         let webp = try tiny.encoded(as: .webp(quality: dataURLQuality))
         return CardManifest.Placeholder(color: PlaceholderColor.of(samples).description, thumbhash: thumbHash.base64,
