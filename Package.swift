@@ -9,8 +9,11 @@ let package = Package(
         .executable(name: "cardbake", targets: ["cardbake"]),
         // The pipeline, for tools that build cards from Swift.
         .library(name: "CardBake", targets: ["CardBake"]),
-        // What an app reads: the manifest's types. Foundation only; no libvips, Pango or C code.
-        .library(name: "CardBakeManifest", targets: ["CardBakeManifest"]),
+        // What an app links: the manifest's types, scale choice, ThumbHash, file verification.
+        // Foundation only; no libvips, Pango, swift-crypto or any C code. Static, as an app links an
+        // automatic product anyway, so that `swift build --product CardBakeKit` builds it alone
+        // (SwiftPM builds the whole package for an automatic product).
+        .library(name: "CardBakeKit", type: .static, targets: ["CardBakeKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -20,6 +23,8 @@ let package = Package(
     targets: [
         // The manifest: its types, reading and writing, the schema version.
         .target(name: "CardBakeManifest"),
+        // The app's side of the manifest: scale choice, the ThumbHash codec, SHA-256 in Swift. Re-exports the manifest.
+        .target(name: "CardBakeKit", dependencies: ["CardBakeManifest"]),
         // File-system primitives: atomic writes, locks, the write journal, stat, path normalisation.
         .target(name: "CardBakeFiles", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         // Keys, the stat cache, and the action cache and content store behind ArtifactStore.
@@ -45,7 +50,8 @@ let package = Package(
         .target(name: "Vips", dependencies: ["CVips", "CVipsShim"]),
         .target(
             name: "CardBakeRender",
-            dependencies: ["CardBakeCatalog", "CardBakeCache", "CardBakeFiles", "CardBakeManifest", "Vips", "CTextRaster"]
+            dependencies: ["CardBakeCatalog", "CardBakeCache", "CardBakeFiles", "CardBakeKit", "CardBakeManifest", "Vips",
+                           "CTextRaster"]
         ),
         // The pipeline: plan → look up → render → store → write.
         .target(
@@ -66,10 +72,11 @@ let package = Package(
             ]
         ),
         .testTarget(name: "CardBakeManifestTests", dependencies: ["CardBakeManifest"]),
+        .testTarget(name: "CardBakeKitTests", dependencies: ["CardBakeKit"]),
         .testTarget(
             name: "CardBakeTests",
             dependencies: ["CardBake", "CardBakeRender", "CardBakeCatalog", "CardBakeCache", "CardBakeFiles",
-                           "CardBakeManifest", "Vips"]
+                           "CardBakeKit", "CardBakeManifest", "Vips"]
         ),
         .testTarget(
             name: "cardbakeTests",

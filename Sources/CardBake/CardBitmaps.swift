@@ -1,5 +1,6 @@
 import CardBakeCache
 import CardBakeCatalog
+import CardBakeManifest
 import CardBakeRender
 import Vips
 
@@ -12,8 +13,9 @@ public struct CardBitmaps: Sendable {
     /// The card's size in points.
     public let width: Double
     public let height: Double
-    /// The placeholder colour as `#RRGGBB`, to show before a bitmap is decoded: the card's mean colour in Oklab.
-    public let placeholder: String
+    /// What to show before a bitmap is decoded, as the manifest gives it: the card's mean colour in
+    /// Oklab, its ThumbHash and a tiny blurred PNG.
+    public let placeholder: CardManifest.Placeholder
     /// The card at each scale of its style, encoded in its style's format.
     public let images: [Int: EncodedBitmap]
 
@@ -23,7 +25,7 @@ public struct CardBitmaps: Sendable {
         let plan = try Planner(statCache: StatCache(loadingFrom: nil), fonts: FontResolver()).plan(card).get()
         try Vips.start()
         let prepared = try CardRendering.prepare(plan, maxPixels: maxPixels)
-        let rendered: (bitmaps: [Int: EncodedBitmap], placeholder: CardColor)
+        let rendered: (bitmaps: [Int: EncodedBitmap], placeholder: CardManifest.Placeholder)
         do {
             rendered = try prepared.renderMeasuringPlaceholder(scales: card.style.scales,
                                                                background: prepared.computeBackground())

@@ -3,7 +3,7 @@ import Foundation
 /// `Output/manifest.json`: what an app reads to show the prerendered cards. Cards are in catalog
 /// order and nothing in it depends on time, so the same inputs give the same bytes.
 public struct CardManifest: Codable, Sendable, Equatable {
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
     /// The manifest's file name in an output folder.
     public static let fileName = "manifest.json"
 
@@ -48,12 +48,22 @@ public struct CardManifest: Codable, Sendable, Equatable {
         }
     }
 
+    /// What to show in a card's place before its bitmap is decoded, each measured on the card as
+    /// painted at its smallest scale.
     public struct Placeholder: Codable, Sendable, Equatable {
-        /// The card's dominant colour, `#RRGGBB`, to show before the bitmap is decoded.
+        /// The card's mean colour, `#RRGGBB`.
         public var color: String
+        /// The card's ThumbHash (Evan Wallace's format, which any ThumbHash decoder reads) in standard
+        /// base64 with padding. `CardBakeKit`'s `ThumbHash` decodes it.
+        public var thumbhash: String
+        /// A tiny blurred copy of the card as a data URL (`data:image/webp;base64,…`), a few hundred
+        /// bytes, for a web page to show stretched to the card's size without running any script.
+        public var dataURL: String
 
-        public init(color: String) {
+        public init(color: String, thumbhash: String, dataURL: String) {
             self.color = color
+            self.thumbhash = thumbhash
+            self.dataURL = dataURL
         }
     }
 
@@ -134,6 +144,12 @@ public struct CardManifest: Codable, Sendable, Equatable {
 
     /// The name of a scale in `images`.
     package static func scaleName(_ scale: Int) -> String { "\(scale)x" }
+
+    /// The scale a name in `images` stands for; nil for a name ``scaleName(_:)`` does not make.
+    package static func scale(named name: String) -> Int? {
+        guard name.hasSuffix("x"), let scale = Int(name.dropLast()), scale > 0, scaleName(scale) == name else { return nil }
+        return scale
+    }
 }
 
 extension CardManifest {

@@ -16,7 +16,8 @@ struct CardManifestTests {
         CardManifest.Entry(
             id: "toucan", title: "Keel-billed toucan", description: "Ramphastos sulfuratus",
             size: CardManifest.Size(width: 320, height: 512.5), key: digest(1),
-            placeholder: CardManifest.Placeholder(color: "#c86414"),
+            placeholder: CardManifest.Placeholder(color: "#c86414", thumbhash: "GswCBYAHCyuJiIh3eJiIeE+It5B3",
+                                                  dataURL: "data:image/png;base64,iVBORw0KGgo="),
             images: ["1x": CardManifest.Image(file: "cards/toucan@1x.png", width: 320, height: 513, bytes: 1000,
                                               sha256: digest(2))],
             inputs: CardInputs(image: digest(3), text: digest(4), style: digest(5), fonts: digest(7),

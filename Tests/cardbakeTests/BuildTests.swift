@@ -37,7 +37,7 @@ struct BuildTests {
 
             // and the manifest describes them, in catalog order
             let manifest = try ManifestFile.read(from: sandbox.url("OUT/manifest.json"))
-            #expect(manifest.schema == 2)
+            #expect(manifest.schema == 3)
             #expect(manifest.generator == Builder.generator)
             #expect(manifest.cards.map(\.id) == threeCards.map(\.id))
             for (card, entry) in zip(threeCards, manifest.cards) {
@@ -47,6 +47,8 @@ struct BuildTests {
                 #expect(entry.size == ManifestFile.Size(width: Double(points.width), height: Double(points.height)))
                 #expect(isHexDigest(entry.key))
                 #expect(entry.placeholder.color.wholeMatch(of: /#[0-9A-F]{6}/) != nil, "placeholder \(entry.placeholder.color)")
+                #expect(entry.placeholder.thumbhash.wholeMatch(of: /[A-Za-z0-9+\/]{20,}={0,2}/) != nil)
+                #expect(entry.placeholder.dataURL.hasPrefix("data:image/webp;base64,"))
                 for digest in [entry.inputs.image, entry.inputs.text, entry.inputs.style, entry.inputs.renderer] {
                     #expect(isHexDigest(digest))
                 }

@@ -40,41 +40,55 @@ struct RenderedImageRecord: CacheRecord, Equatable {
     }
 }
 
-/// What rendering found out about a whole card, for the manifest; kept under the card key.
+/// What rendering found out about a whole card, for the manifest; kept under the card key, so a
+/// card found in the cache is not painted again to measure its placeholder.
 struct CardFacts: CacheRecord, Equatable {
     /// Size in points.
     var width: Double
     var height: Double
-    /// The ``PlaceholderColor`` as `#RRGGBB`.
-    var placeholder: String
+    /// Measured by ``CardPlaceholder``.
+    var placeholder: CardManifest.Placeholder
 
-    private static let tag = Array("CBCF1".utf8)
+    private static let tag = Array("CBCF2".utf8)
 
-    /// The tag, the width and height as big-endian Float64 bit patterns, and the placeholder's UTF-8 to the end.
+    /// The tag, the width and height as big-endian Float64 bit patterns, then the placeholder's
+    /// colour, ThumbHash and data URL, each as a big-endian UInt32 length and UTF-8.
     var cacheBytes: Data {
         var encoded = Self.tag
         encoded.appendBigEndian(width.bitPattern)
         encoded.appendBigEndian(height.bitPattern)
-        encoded.append(contentsOf: placeholder.utf8)
+        for text in [placeholder.color, placeholder.thumbhash, placeholder.dataURL] {
+            encoded.appendBigEndian(UInt32(text.utf8.count))
+            encoded.append(contentsOf: text.utf8)
+        }
         return Data(encoded)
     }
 
-    init(width: Double, height: Double, placeholder: String) {
+    init(width: Double, height: Double, placeholder: CardManifest.Placeholder) {
         (self.width, self.height, self.placeholder) = (width, height, placeholder)
     }
 
     /// The facts of `card` with the placeholder measured on its bitmap.
-    init(_ card: PreparedCard, placeholder: CardColor) {
-        self.init(width: card.layout.card.width, height: card.layout.card.height, placeholder: placeholder.description)
+    init(_ card: PreparedCard, placeholder: CardManifest.Placeholder) {
+        self.init(width: card.layout.card.width, height: card.layout.card.height, placeholder: placeholder)
     }
 
     init?(cacheBytes: Data) {
         guard let decoded = BinaryReader.decode(cacheBytes, tag: Self.tag, { reader -> CardFacts? in
             guard let width = reader.integer(UInt64.self), let height = reader.integer(UInt64.self),
-                  let placeholder = reader.bytes(reader.remaining) else { return nil }
+                  let color = reader.text(), let thumbhash = reader.text(), let dataURL = reader.text()
+            else { return nil }
             return CardFacts(width: Double(bitPattern: width), height: Double(bitPattern: height),
-                             placeholder: String(decoding: placeholder, as: UTF8.self))
+                             placeholder: CardManifest.Placeholder(color: color, thumbhash: thumbhash, dataURL: dataURL))
         }) else { return nil }
         self = decoded
+    }
+}
+
+private extension BinaryReader {
+    /// UTF-8 text after its big-endian UInt32 length.
+    mutating func text() -> String? {
+        guard let count = integer(UInt32.self), let bytes = bytes(Int(count)) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

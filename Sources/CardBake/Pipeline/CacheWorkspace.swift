@@ -27,7 +27,8 @@ struct CacheWorkspace {
 
     /// The stat cache's file name in the cache folder.
     static let statCacheFile = "stat-cache"
-    private static let indexFile = "ac-index"
+    /// The action-cache index's file name in the cache folder.
+    static let indexFile = "ac-index"
 
     /// Keeps the stat cache and the action-cache index for the next build (nothing without a cache
     /// folder); a failure only costs the next build some reading.

@@ -27,7 +27,7 @@ struct OutputWriter: Sendable {
         }
         return CardManifest.Entry(id: plan.card.id, title: plan.card.title, description: plan.card.description,
                                   size: CardManifest.Size(width: card.facts.width, height: card.facts.height),
-                                  key: plan.key, placeholder: CardManifest.Placeholder(color: card.facts.placeholder),
+                                  key: plan.key, placeholder: card.facts.placeholder,
                                   images: entries, inputs: plan.inputs)
     }
 

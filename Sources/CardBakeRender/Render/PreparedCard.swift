@@ -68,12 +68,12 @@ package struct PreparedCard: Sendable {
         return bitmaps
     }
 
-    /// As ``render(scales:background:cancellation:)``, and the ``PlaceholderColor`` of the card
+    /// As ``render(scales:background:cancellation:)``, and the ``CardPlaceholder`` of the card
     /// painted at the smallest scale of its style, painted for it even when not among `scales`, so
     /// the placeholder does not depend on which scales a build renders.
     package func renderMeasuringPlaceholder(scales: [Int], background: BackgroundImage,
                                            cancellation: Cancellation = Cancellation())
-        throws -> (bitmaps: [Int: EncodedBitmap], placeholder: CardColor) {
+        throws -> (bitmaps: [Int: EncodedBitmap], placeholder: CardManifest.Placeholder) {
         let smallest = card.style.scales.min() ?? 1
         try cancellation.check()
         let measured = try paint(scale: smallest, background: background)
@@ -82,7 +82,7 @@ package struct PreparedCard: Sendable {
         if scales.contains(smallest) {
             bitmaps[smallest] = try encoded(measured)
         }
-        return (bitmaps, PlaceholderColor.of(try measured.pixels()))
+        return (bitmaps, try CardPlaceholder.measure(measured))
     }
 
     private func paint(scale: Int, background: BackgroundImage) throws -> VipsImage {

@@ -16,7 +16,7 @@ struct CardBitmapsTests {
         for (card, entry) in zip(catalog.cards, manifest.cards) {
             let rendered = try CardBitmaps(rendering: card)
             #expect(rendered.width == entry.size.width && rendered.height == entry.size.height)
-            #expect(rendered.placeholder == entry.placeholder.color)
+            #expect(rendered.placeholder == entry.placeholder)
             #expect(rendered.images.keys.sorted() == card.style.scales)
             for (scale, bitmap) in rendered.images {
                 let image = try #require(entry.images[CardManifest.scaleName(scale)])

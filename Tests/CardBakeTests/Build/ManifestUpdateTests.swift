@@ -81,6 +81,8 @@ struct ManifestUpdateTests {
             "size.height": { $0.size.height += 1 },
             "key": { $0.key = other },
             "placeholder.color": { $0.placeholder.color = "#000000" },
+            "placeholder.thumbhash": { $0.placeholder.thumbhash += "A" },
+            "placeholder.dataURL": { $0.placeholder.dataURL += "A" },
             "inputs.image": { $0.inputs.image = other },
             "inputs.text": { $0.inputs.text = other },
             "inputs.style": { $0.inputs.style = other },
@@ -118,7 +120,8 @@ struct ManifestUpdateTests {
     func imageRecordBytes() async throws {
         let record = RenderedImageRecord(blob: ContentDigest.sha256(Data("png".utf8)), bytes: 123_456, width: 960, height: 1542)
         #expect(RenderedImageRecord(cacheBytes: record.cacheBytes) == record)
-        let facts = CardFacts(width: 320, height: 514.5, placeholder: "#A85529")
+        let facts = CardFacts(width: 320, height: 514.5, placeholder: CardManifest.Placeholder(
+            color: "#A85529", thumbhash: "GswCBYAHCyuJiIh3eJiIeE+It5B3", dataURL: "data:image/png;base64,iVBORw0KGgo="))
         #expect(CardFacts(cacheBytes: facts.cacheBytes) == facts)
         #expect(CardFacts(cacheBytes: record.cacheBytes) == nil)
         #expect(RenderedImageRecord(cacheBytes: facts.cacheBytes) == nil)

@@ -80,7 +80,7 @@ struct WriteJournalTests {
             let image: [String: Any] = ["file": listed[0], "width": 1, "height": 1, "bytes": 1, "sha256": digest]
             let entry: [String: Any] = [
                 "id": "kept", "title": "", "description": "", "size": ["width": 1, "height": 1], "key": digest,
-                "placeholder": ["color": "#000000"], "images": ["1x": image],
+                "placeholder": ["color": "#000000", "thumbhash": "", "dataURL": ""], "images": ["1x": image],
                 "inputs": ["image": digest, "text": digest, "style": digest, "fonts": digest, "renderer": digest],
             ]
             let manifest: [String: Any] = ["schema": CardManifest.schemaVersion, "generator": "test", "cards": [entry]]

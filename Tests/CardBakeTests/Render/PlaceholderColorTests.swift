@@ -1,7 +1,7 @@
 import Foundation
 @testable import CardBake
 import CardBakeCatalog
-import CardBakeManifest
+import CardBakeKit
 @testable import CardBakeRender
 import Testing
 import Vips
@@ -74,19 +74,52 @@ struct PlaceholderColorTests {
         #expect(PlaceholderColor.of(samples) == CardColor(red: 99, green: 99, blue: 99))
     }
 
+    /// The mean of each of `bitmap`'s first three bands, from 0 to 1: the average ThumbHash keeps.
+    static func meanRGB(of bitmap: Bitmap) -> [Double] {
+        (0..<3).map { band in bitmap.mean(x: 0, y: 0, width: bitmap.width, height: bitmap.height)[band] / 255 }
+    }
+
     /// ΔE 0.02 is about a just-noticeable difference; 0.05 leaves room for the 8-bit rounding of
-    /// the placeholder and nothing like the distance to a colour that is not the card's.
-    @Test("Each demo card's placeholder is the mean colour of its 1x bitmap, within ΔE 0.05 in Oklab")
+    /// the placeholder and nothing like the distance to a colour that is not the card's. ThumbHash
+    /// keeps its average in 6 bits a channel (steps of 1.6 %), so its colour may be 4 % off the
+    /// card's mean, and its aspect ratio is a ratio of integers up to 7 (half a seventh off at most).
+    @Test("Each demo card's placeholder colour, ThumbHash and data URL show its 1x bitmap's mean colour and shape")
     func demoCards() throws {
         let catalog = try CatalogLoader.load(from: Self.demoCatalog)
         #expect(catalog.cards.count >= 10)
         for var card in catalog.cards {
             card.style.scales = [1]
             let rendered = try CardBitmaps(rendering: card)
-            let placeholder = try #require(CardColor(hex: rendered.placeholder))
-            let mean = Self.meanColour(of: try Bitmap(encoded: try #require(rendered.images[1]).data))
+            let bitmap = try Bitmap(encoded: try #require(rendered.images[1]).data)
+            let placeholder = try #require(CardColor(hex: rendered.placeholder.color))
+            let mean = Self.meanColour(of: bitmap)
             let distance = Oklab(placeholder).distance(to: mean)
             #expect(distance < 0.05, "\(card.id): placeholder \(placeholder), mean \(mean.sRGB), ΔE \(distance)")
+
+            let cardMean = Self.meanRGB(of: bitmap)
+            let hash = try #require(rendered.placeholder.decodedThumbHash, "\(card.id): \(rendered.placeholder.thumbhash)")
+            let average = hash.averageColor
+            let decoded = hash.image()
+            let decodedMean = (0..<3).map { band in
+                Double(stride(from: band, to: decoded.rgba.count, by: 4).reduce(0) { $0 + Int(decoded.rgba[$1]) })
+                    / Double(decoded.width * decoded.height) / 255
+            }
+            for (found, name) in [([average.red, average.green, average.blue], "average"), (decodedMean, "decoded")] {
+                #expect(zip(found, cardMean).allSatisfy { abs($0 - $1) < 0.04 }, "\(card.id): \(name) \(found), card \(cardMean)")
+            }
+            #expect(average.alpha == 1)
+            let aspect = Double(bitmap.width) / Double(bitmap.height)
+            #expect(abs(hash.approximateAspectRatio - aspect) <= 0.5 / 7 + 1e-9, "\(card.id): \(hash.approximateAspectRatio)")
+            #expect(abs(Double(decoded.width) / Double(decoded.height) - aspect) < 0.1)
+
+            let prefix = "data:image/webp;base64,"
+            #expect(rendered.placeholder.dataURL.hasPrefix(prefix))
+            let webp = try #require(Data(base64Encoded: String(rendered.placeholder.dataURL.dropFirst(prefix.count))))
+            #expect(webp.count < 400, "\(card.id): a data URL of \(webp.count) bytes")
+            let tiny = try Bitmap(encoded: webp)
+            #expect(tiny.width == CardPlaceholder.dataURLWidth)
+            #expect(abs(Double(tiny.width) / Double(tiny.height) - aspect) < 0.05)
+            #expect(zip(Self.meanRGB(of: tiny), cardMean).allSatisfy { abs($0 - $1) < 0.04 }, "\(card.id): data URL")
         }
     }
 

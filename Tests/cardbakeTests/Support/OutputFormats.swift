@@ -65,6 +65,8 @@ struct ManifestFile: Decodable, Equatable {
 
     struct Placeholder: Decodable, Equatable {
         var color: String
+        var thumbhash: String
+        var dataURL: String
     }
 
     struct Image: Decodable, Equatable {

@@ -1,0 +1,105 @@
+import Foundation
+
+/// SHA-256 (FIPS 180-4) written in Swift, to check files against the manifest's digests: the kit
+/// must link no C code, and swift-crypto builds BoringSSL's C sources on Linux.
+///
+///     var hasher = PortableSHA256()
+///     hasher.update(chunk)               // as many times as there are chunks
+///     let digest = hasher.finalize()
+public struct PortableSHA256: Sendable {
+    private var state: [UInt32] = [
+        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
+    ]
+    /// Bytes not yet hashed: fewer than a block.
+    private var pending: [UInt8] = []
+    private var length: UInt64 = 0
+
+    public init() {}
+
+    /// The digest of `bytes`.
+    public static func hash(_ bytes: some Collection<UInt8>) -> ContentDigest {
+        var hasher = PortableSHA256()
+        hasher.update(bytes)
+        return hasher.finalize()
+    }
+
+    /// Adds `bytes` to the message.
+    public mutating func update(_ bytes: some Collection<UInt8>) {
+        let done: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
+        if done == nil {
+            Array(bytes).withUnsafeBytes { update($0) }
+        }
+    }
+
+    private mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        length &+= UInt64(bytes.count)
+        var rest = bytes[...]
+        if !pending.isEmpty {
+            let taken = rest.prefix(64 - pending.count)
+            pending.append(contentsOf: taken)
+            rest = rest.dropFirst(taken.count)
+            guard pending.count == 64 else { return }
+            pending.withUnsafeBytes { compress($0) }
+            pending.removeAll(keepingCapacity: true)
+        }
+        while rest.count >= 64 {
+            compress(UnsafeRawBufferPointer(rebasing: rest.prefix(64)))
+            rest = rest.dropFirst(64)
+        }
+        pending.append(contentsOf: rest)
+    }
+
+    /// The digest of everything added.
+    public consuming func finalize() -> ContentDigest {
+        let bits = length &* 8
+        var tail = pending + [0x80]
+        tail += [UInt8](repeating: 0, count: (120 - tail.count) % 64)
+        tail += (0..<8).map { UInt8(truncatingIfNeeded: bits >> (56 - 8 * $0)) }
+        pending = []
+        for block in stride(from: 0, to: tail.count, by: 64) {
+            tail[block..<block + 64].withUnsafeBytes { compress($0) }
+        }
+        return ContentDigest(bytes: state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * $0)) } })!
+    }
+
+    private mutating func compress(_ block: UnsafeRawBufferPointer) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { compress(block, schedule: $0) }
+    }
+
+    private mutating func compress(_ block: UnsafeRawBufferPointer, schedule w: UnsafeMutableBufferPointer<UInt32>) {
+        for t in 0..<16 {
+            w[t] = UInt32(block[4 * t]) << 24 | UInt32(block[4 * t + 1]) << 16
+                | UInt32(block[4 * t + 2]) << 8 | UInt32(block[4 * t + 3])
+        }
+        for t in 16..<64 {
+            let s0 = w[t - 15].rotatedRight(7) ^ w[t - 15].rotatedRight(18) ^ (w[t - 15] >> 3)
+            let s1 = w[t - 2].rotatedRight(17) ^ w[t - 2].rotatedRight(19) ^ (w[t - 2] >> 10)
+            w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
+        }
+        var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
+        for t in 0..<64 {
+            let t1 = h &+ (e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)) &+ ((e & f) ^ (~e & g))
+                &+ Self.roundConstants[t] &+ w[t]
+            let t2 = (a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)) &+ ((a & b) ^ (a & c) ^ (b & c))
+            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+        }
+        for (index, value) in [a, b, c, d, e, f, g, h].enumerated() {
+            state[index] &+= value
+        }
+    }
+
+    private static let roundConstants: [UInt32] = [
+        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
+        0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
+        0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
+        0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
+        0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
+        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
+        0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
+        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
+    ]
+}
+
+private extension UInt32 {
+    func rotatedRight(_ count: UInt32) -> UInt32 { self >> count | self << (32 - count) }
+}
