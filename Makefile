@@ -4,7 +4,10 @@
 SWIFT        ?= swift
 CATALOG      ?= Input/catalog.json
 OUTPUT       ?= Output
-APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev pkg-config fonts-lato fonts-dejavu-core fonts-noto-color-emoji
+# Fonts: Lato is the default look; Noto covers the scripts the README promises (emoji, CJK, Arabic,
+# Hebrew, Devanagari and most others), so text falls back to a real glyph rather than a box.
+APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev pkg-config fonts-lato fonts-dejavu-core \
+                fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
 # The benchmark's peers: ImageMagick, and a Python virtual environment for pyvips.
 BENCH_APT_PACKAGES := imagemagick python3-venv python3-pip
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -30,6 +30,9 @@ struct BuildCommand: AsyncParsableCommand {
     @Option(help: "Write a JSON report of every card's status, time and cache hits to this file.")
     var report: String?
 
+    @Flag(help: "Fail a card whose text has characters no installed font can draw, instead of warning.")
+    var strict = false
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs takes a positive number of cards, such as 3; found \(jobs).") }
         guard maxPixels >= 1 else {
@@ -41,7 +44,7 @@ struct BuildCommand: AsyncParsableCommand {
         let request = BuildRequest(catalog: location.catalogURL, output: location.output.url,
                                    cache: noCache ? nil : cache.cacheURL, jobs: jobs, maxPixels: maxPixels,
                                    scales: try overrides.parsedScales(), format: overrides.format,
-                                   lockTimeout: lock.timeout)
+                                   lockTimeout: lock.timeout, strict: strict)
         let console = Console(verbosity: verbosity)
         let progress = ProgressPrinter(console: console)
         let interruption = Interruption()
@@ -51,6 +54,11 @@ struct BuildCommand: AsyncParsableCommand {
                                                                   events: progress.handle)
         } catch is BuildCancelled {
             throw Interrupted(folder: location.output.output, status: interruption.exitStatus)
+        }
+        for card in builtReport.cards {
+            for warning in card.warnings ?? [] {
+                console.note("warning: \(location.catalog): \(card.location(of: warning.field)): \(warning.message)")
+            }
         }
         for failure in builtReport.failures {
             console.error("\(location.catalog): \(failure.location): \(failure.reason ?? "unknown reason")")

@@ -19,6 +19,8 @@ public struct BuildRequest: Sendable {
     public var format: OutputFormat.Kind?
     /// How long to wait for another cardbake using the same output or cache folder; nil waits as long as it takes.
     public var lockTimeout: Duration?
+    /// Fail a card whose text has characters no installed font draws (`--strict`), instead of warning.
+    public var strict: Bool
 
     /// The default `maxPixels`: 100 megapixels.
     public static let defaultMaxPixels = 100_000_000
@@ -30,7 +32,7 @@ public struct BuildRequest: Sendable {
 
     public init(catalog: URL, output: URL, cache: URL?, jobs: Int = BuildRequest.defaultJobs,
                 maxPixels: Int = BuildRequest.defaultMaxPixels, scales: [Int]? = nil, format: OutputFormat.Kind? = nil,
-                lockTimeout: Duration? = nil) {
+                lockTimeout: Duration? = nil, strict: Bool = false) {
         self.catalog = catalog
         self.output = output
         self.cache = cache
@@ -39,6 +41,7 @@ public struct BuildRequest: Sendable {
         self.scales = scales
         self.format = format
         self.lockTimeout = lockTimeout
+        self.strict = strict
     }
 
     /// The catalog as this request builds it: loaded with `scales` and `format` as its last style layer,

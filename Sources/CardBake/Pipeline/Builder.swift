@@ -60,8 +60,8 @@ public struct Builder: Sendable {
                                seconds: (ContinuousClock.now - start).seconds, removed: [])
         }
 
-        let plans = await Self.plan(catalog.cards, planner: Planner(statCache: workspace.statCache, fonts: fonts),
-                                    pool: pool)
+        let planner = Planner(statCache: workspace.statCache, fonts: fonts, strict: request.strict)
+        let plans = await Self.plan(catalog.cards, planner: planner, pool: pool)
         let found = await Self.lookUp(plans, with: CacheLookUp(records: records, outputs: output), width: request.jobs)
         let toRender = found.values.filter { $0.cached == nil }.sorted { $0.plan.card.index < $1.plan.card.index }
         events(.planned(total: catalog.cards.count, toRender: toRender.count, failed: catalog.cards.count - found.count))
@@ -72,12 +72,16 @@ public struct Builder: Sendable {
             Self.outcome(of: card, planned: plans[card.id], found: found[card.id], rendered: rendered[card.id])
         }
 
-        let written = try await Self.write(outcomes, with: writer, width: request.jobs)
-        let final = written.outcomes
-        let manifest = CardManifest(generator: Self.generator, cards: written.entries)
-        let (removed, manifestDigest) = try await writer.replaceManifest(with: manifest)
+        let (written, removed, manifestDigest) = try await writer.replacingFiles {
+            let written = try await Self.write(outcomes, with: writer, width: request.jobs)
+            let (removed, digest) = try await writer.replaceManifest(with: CardManifest(generator: Self.generator,
+                                                                                         cards: written.entries))
+            return (written, removed, digest)
+        }
         writer.journal.finish()
-        if let wholeBuild, !final.contains(where: { $0.cachedCard == nil }) {
+        let final = written.outcomes
+        // A card with warnings is not up to date as part of a whole: the next build plans it, and warns again.
+        if let wholeBuild, !final.contains(where: { $0.cachedCard?.plan.warnings.isEmpty != true }) {
             // Only the next build's shortcut depends on it: a record that cannot be stored is not an error.
             try? await records.save(WholeBuild.outputDigest(manifest: manifestDigest, entries: written.entries,
                                                             of: catalog.cards), for: wholeBuild.key)

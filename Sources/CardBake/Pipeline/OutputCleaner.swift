@@ -6,10 +6,11 @@ import Foundation
 /// Removes what cardbake wrote, and nothing else.
 public enum OutputCleaner {
     /// Removes the cards the manifest names and the manifest itself, then `cards/` if it is empty;
-    /// first, what a build killed part-way left (see ``WriteJournal``).
+    /// first, what a build killed part-way left (see ``WriteJournal``), its scratch folder included.
     public static func removeOutput(at directory: URL) throws {
         let folder = OutputFolder(directory: directory, statCache: StatCache(loadingFrom: nil))
         _ = WriteJournal.output(folder, cards: [])
+        try? FileManager.default.removeItem(at: directory.appendingPathComponent(CacheWorkspace.scratchFolder))
         let manifestURL = folder.manifestURL
         guard let manifest = folder.manifestInPlace.manifest else { return }
         _ = OutputFolder.remove(manifest.files, in: directory)

@@ -49,7 +49,8 @@ struct OutputFolder: Sendable {
         return removable
     }
 
-    private static func isCardFile(_ file: String) -> Bool {
+    /// Whether `file` is a plain name inside `cards/`, as every file cardbake writes there is.
+    static func isCardFile(_ file: String) -> Bool {
         let parts = file.split(separator: "/", omittingEmptySubsequences: false)
         return parts.count == 2 && parts[0] == "cards" && !parts[1].isEmpty && !parts[1].hasPrefix(".")
     }
