@@ -4,7 +4,10 @@
 SWIFT        ?= swift
 CATALOG      ?= Input/catalog.json
 OUTPUT       ?= Output
-APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev pkg-config fonts-lato fonts-dejavu-core fonts-noto-color-emoji
+# Fonts: Lato is the default look; Noto covers the scripts the README promises (emoji, CJK, Arabic,
+# Hebrew, Devanagari and most others), so text falls back to a real glyph rather than a box.
+APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev pkg-config fonts-lato fonts-dejavu-core \
+                fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
 # What the recipe tests run: PyYAML parses the recipes' YAML, nginx -t checks the nginx server block.
 RECIPE_TEST_PACKAGES := python3-yaml nginx-light
 # The benchmark's peers: ImageMagick, and a Python virtual environment for pyvips.

@@ -46,7 +46,8 @@ let package = Package(
             providers: [.apt(["libpango1.0-dev", "libfontconfig-dev"])]
         ),
         .target(name: "CVipsShim", dependencies: ["CVips"]),
-        .target(name: "CTextRaster", dependencies: ["CPangoCairo"], linkerSettings: [.linkedLibrary("fontconfig")]),
+        .target(name: "CTextRaster", dependencies: ["CPangoCairo"],
+                linkerSettings: [.linkedLibrary("fontconfig"), .linkedLibrary("pangoft2-1.0")]),
         .target(name: "Vips", dependencies: ["CVips", "CVipsShim"]),
         .target(
             name: "CardBakeRender",

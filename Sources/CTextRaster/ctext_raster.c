@@ -1,6 +1,7 @@
 #include "ctext_raster.h"
 
 #include <pango/pangocairo.h>
+#include <pango/pangofc-font.h>
 #include <fontconfig/fontconfig.h>
 #include <hb-ot.h>
 #include <pthread.h>
@@ -245,6 +246,128 @@ static int register_font_file_locked(const char *path, char **family) {
         result = 0;
     }
     FcPatternDestroy(face);
+    return result;
+}
+
+/// Appends `file` to `coverage`'s files unless it is there already; 0, or -1 when out of memory.
+static int add_file(ctext_coverage *coverage, const char *file) {
+    for (int i = 0; i < coverage->file_count; i++)
+        if (strcmp(coverage->files[i], file) == 0)
+            return 0;
+    char **files = realloc(coverage->files, sizeof *files * (coverage->file_count + 1));
+    if (!files)
+        return -1;
+    coverage->files = files;
+    if (!(files[coverage->file_count] = strdup(file)))
+        return -1;
+    coverage->file_count++;
+    return 0;
+}
+
+/// Appends `code_point` to `coverage`'s missing characters unless it is there already; 0, or -1 when out of memory.
+static int add_missing(ctext_coverage *coverage, uint32_t code_point) {
+    for (int i = 0; i < coverage->missing_count; i++)
+        if (coverage->missing[i] == code_point)
+            return 0;
+    uint32_t *missing = realloc(coverage->missing, sizeof *missing * (coverage->missing_count + 1));
+    if (!missing)
+        return -1;
+    coverage->missing = missing;
+    coverage->missing[coverage->missing_count++] = code_point;
+    return 0;
+}
+
+/// The file of each run's font and the characters of its unknown glyphs, which Pango marks with
+/// PANGO_GLYPH_UNKNOWN_FLAG and the code point they stand for.
+static int collect_coverage(PangoLayout *layout, ctext_coverage *coverage) {
+    for (GSList *lines = pango_layout_get_lines_readonly(layout); lines; lines = lines->next)
+        for (GSList *runs = ((PangoLayoutLine *) lines->data)->runs; runs; runs = runs->next) {
+            PangoGlyphItem *run = runs->data;
+            PangoFont *font = run->item->analysis.font;
+            FcChar8 *file = NULL;
+            if (font && PANGO_IS_FC_FONT(font)
+                && FcPatternGetString(pango_fc_font_get_pattern(PANGO_FC_FONT(font)), FC_FILE, 0, &file) == FcResultMatch
+                && add_file(coverage, (const char *) file) != 0)
+                return -1;
+            for (int i = 0; i < run->glyphs->num_glyphs; i++) {
+                PangoGlyph glyph = run->glyphs->glyphs[i].glyph;
+                if (glyph != PANGO_GLYPH_INVALID_INPUT && (glyph & PANGO_GLYPH_UNKNOWN_FLAG)
+                    && add_missing(coverage, glyph & ~PANGO_GLYPH_UNKNOWN_FLAG) != 0)
+                    return -1;
+            }
+        }
+    return 0;
+}
+
+static int coverage_locked(const char *text, const char *family, double size, ctext_coverage *coverage, char **error) {
+    memset(coverage, 0, sizeof *coverage);
+    PangoContext *context = pango_font_map_create_context(pango_cairo_font_map_get_default());
+    configure_context(context);
+    PangoLayout *layout = pango_layout_new(context);
+    PangoFontDescription *font = pango_font_description_new();
+    pango_font_description_set_family(font, family);
+    pango_font_description_set_absolute_size(font, size * PANGO_SCALE);
+    pango_layout_set_font_description(layout, font);
+    pango_font_description_free(font);
+    pango_layout_set_auto_dir(layout, TRUE);
+    pango_layout_set_text(layout, text, -1);
+    int status = collect_coverage(layout, coverage);
+    g_object_unref(layout);
+    g_object_unref(context);
+    if (status != 0) {
+        ctext_coverage_free(coverage);
+        *error = copy_error("out of memory");
+    }
+    return status;
+}
+
+void ctext_coverage_free(ctext_coverage *coverage) {
+    ctext_files_free(coverage->files, coverage->file_count);
+    free(coverage->missing);
+    memset(coverage, 0, sizeof *coverage);
+}
+
+static int installed_font_files_locked(char ***files, int *count) {
+    *files = NULL;
+    *count = 0;
+    FcFontSet *fonts = FcConfigGetFonts(FcConfigGetCurrent(), FcSetSystem);
+    if (!fonts || fonts->nfont == 0)
+        return 0;
+    if (!(*files = calloc(fonts->nfont, sizeof **files)))
+        return -1;
+    for (int i = 0; i < fonts->nfont; i++) {
+        FcChar8 *file = NULL;
+        if (FcPatternGetString(fonts->fonts[i], FC_FILE, 0, &file) != FcResultMatch)
+            continue;
+        if (!((*files)[*count] = strdup((const char *) file))) {
+            ctext_files_free(*files, *count);
+            *files = NULL;
+            *count = 0;
+            return -1;
+        }
+        (*count)++;
+    }
+    return 0;
+}
+
+void ctext_files_free(char **files, int count) {
+    for (int i = 0; i < count; i++)
+        free(files[i]);
+    free(files);
+}
+
+int ctext_coverage_of(const char *text, const char *family, double size, ctext_coverage *coverage, char **error) {
+    pthread_mutex_lock(&text_lock);
+    int result = coverage_locked(text, family, size, coverage, error);
+    pthread_mutex_unlock(&text_lock);
+    return result;
+}
+
+int ctext_installed_font_files(char ***files, int *count) {
+    pthread_mutex_lock(&text_lock);
+    FcInit();
+    int result = installed_font_files_locked(files, count);
+    pthread_mutex_unlock(&text_lock);
     return result;
 }
 

@@ -176,3 +176,13 @@ int cvips_jpegsave(VipsImage *in, void **buffer, size_t *length, int quality) {
 int cvips_webpsave(VipsImage *in, void **buffer, size_t *length, int quality) {
     return vips_webpsave_buffer(in, buffer, length, "Q", quality, "strip", TRUE, NULL);
 }
+
+static _Thread_local int cvips_thread_error_mode;
+
+int cvips_error_mode(void) {
+    return cvips_thread_error_mode;
+}
+
+void cvips_set_error_mode(int mode) {
+    cvips_thread_error_mode = mode;
+}

@@ -15,6 +15,7 @@ extension CardStyle: Fingerprintable {
         key.add("cardWidth", cardWidth)
         key.add("textAreaHeight", textAreaHeight)
         key.add("maxFeatureHeight", featureHeightLimit)
+        key.add("minFeatureHeight", featureHeightFloor)
         key.add("output", output)
         key.add("blur", blur)
         key.add("title", title)

@@ -11,6 +11,10 @@ public struct CardStyle: Sendable, Hashable {
     /// The feature image's greatest height in points (1...8192); nil means 3 × `cardWidth`.
     /// cardbake's extension of CARD_SPEC.md: see ``featureHeightLimit``.
     public var maxFeatureHeight: Double?
+    /// The feature image's least height in points (1...8192): 100, the least that puts the title's frame
+    /// (F − 50, 40 tall) inside the feature's lower half, which the gradient darkens. cardbake's extension
+    /// of CARD_SPEC.md: see ``featureHeightFloor``.
+    public var minFeatureHeight: Double = 100
     /// Scales to render, ascending and without repeats, each 1...4.
     public var scales: [Int] = [1, 2, 3]
     public var output: OutputFormat = OutputFormat()
@@ -26,6 +30,11 @@ public struct CardStyle: Sendable, Hashable {
     /// whole, at any card width. A source taller for its width is centre-cropped to a feature this tall
     /// instead (see ``CardLayout``).
     public var featureHeightLimit: Double { maxFeatureHeight ?? 3 * cardWidth }
+
+    /// The feature's least height in points: `minFeatureHeight`, or ``featureHeightLimit`` when that is less.
+    /// A source so wide for its height that fitting it would make a shorter feature is centre-cropped to a
+    /// feature this tall instead (see ``CardLayout``), so the title stays on the photo.
+    public var featureHeightFloor: Double { min(minFeatureHeight, featureHeightLimit) }
 
     /// Pixel height of the tallest card this style renders, one whose feature is ``featureHeightLimit``
     /// tall, at its largest scale. (Widths need no such bound: 2048 points at scale 4 suit every encoder.)

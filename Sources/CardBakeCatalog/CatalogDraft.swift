@@ -81,6 +81,7 @@ extension CardStyle {
         block.set("cardWidth", cardWidth, base.cardWidth) { $0 }
         block.set("textAreaHeight", textAreaHeight, base.textAreaHeight) { $0 }
         block.set("maxFeatureHeight", maxFeatureHeight, base.maxFeatureHeight) { $0 ?? NSNull() }
+        block.set("minFeatureHeight", minFeatureHeight, base.minFeatureHeight) { $0 }
         block.set("scales", scales, base.scales) { $0 }
         block.set("format", output.kind, base.output.kind) { $0.rawValue }
         block.set("quality", output.quality, base.output.quality) { $0 }

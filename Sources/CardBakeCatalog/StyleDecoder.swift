@@ -11,8 +11,8 @@ package struct StyleDecoder {
     /// Applied over every block, so that their values win; a base must have them applied already.
     package let overrides: StyleOverrides
 
-    package static let styleKeys = ["cardWidth", "textAreaHeight", "maxFeatureHeight", "scales", "format", "quality",
-                            "compression", "pngFilter", "blur", "title", "description", "border"]
+    package static let styleKeys = ["cardWidth", "textAreaHeight", "maxFeatureHeight", "minFeatureHeight", "scales", "format",
+                                    "quality", "compression", "pngFilter", "blur", "title", "description", "border"]
 
     package func overlay(_ node: SchemaReader.Node, on base: CardStyle) -> CardStyle {
         guard let fields = reader.object(node, keys: Self.styleKeys) else { return base }
@@ -20,6 +20,7 @@ package struct StyleDecoder {
         if let width = reader.number(fields["cardWidth"], in: 1...2048) { style.cardWidth = width }
         if let height = reader.number(fields["textAreaHeight"], in: 0...4096) { style.textAreaHeight = height }
         if let height = reader.number(fields["maxFeatureHeight"], in: 1...8192) { style.maxFeatureHeight = height }
+        if let height = reader.number(fields["minFeatureHeight"], in: 1...8192) { style.minFeatureHeight = height }
         if let scales = scales(fields["scales"]) { style.scales = scales }
         if let kind = reader.choice(fields["format"], of: OutputFormat.Kind.self) { style.output.kind = kind }
         if let quality = reader.integer(fields["quality"], in: 1...100) { style.output.quality = quality }

@@ -12,7 +12,8 @@ public struct VipsError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    /// Reads and clears libvips' process-global error buffer; call right where the failing call returns.
+    /// Reads and clears libvips' process-global error buffer; call only as ``VipsCall`` does, while no
+    /// other thread runs libvips, so the messages are those of the call that just failed.
     static func fromBuffer(operation: String) -> VipsError {
         let text = String(cString: vips_error_buffer())
         vips_error_clear()

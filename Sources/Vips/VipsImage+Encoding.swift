@@ -32,19 +32,22 @@ extension VipsImage {
     /// Computes the image and encodes it with no metadata: no EXIF, XMP, ICC profile, resolution
     /// or colour tag, only the pixels and what decoding them needs (decoders take untagged pixels as sRGB).
     public func encoded(as encoder: VipsEncoder) throws(VipsError) -> Data {
-        var buffer: UnsafeMutableRawPointer?
         var length = 0
-        let status: Int32
-        switch encoder {
-        case let .png(compression, filter):
-            status = cvips_pngsave(pointer, &buffer, &length, Int32(compression), Int32(filter.flags.rawValue))
-        case let .jpeg(quality):
-            status = cvips_jpegsave(pointer, &buffer, &length, Int32(quality))
-        case let .webp(quality):
-            status = cvips_webpsave(pointer, &buffer, &length, Int32(quality))
-        }
-        guard status == 0, let buffer else {
-            throw VipsError.fromBuffer(operation: "save")
+        let buffer = try VipsCall.step { () throws(VipsError) -> UnsafeMutableRawPointer in
+            var buffer: UnsafeMutableRawPointer?
+            let status = switch encoder {
+            case let .png(compression, filter):
+                cvips_pngsave(pointer, &buffer, &length, Int32(compression), Int32(filter.flags.rawValue))
+            case let .jpeg(quality):
+                cvips_jpegsave(pointer, &buffer, &length, Int32(quality))
+            case let .webp(quality):
+                cvips_webpsave(pointer, &buffer, &length, Int32(quality))
+            }
+            guard status == 0, let buffer else {
+                g_free(buffer)
+                throw VipsCall.failure(of: "save")
+            }
+            return buffer
         }
         let saved = Data(bytesNoCopy: buffer, count: length, deallocator: .custom { pointer, _ in g_free(pointer) })
         return try encoder.withoutMetadata(saved)

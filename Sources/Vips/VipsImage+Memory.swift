@@ -18,8 +18,11 @@ extension VipsImage {
     public func pixels<Sample: VipsSample>(as _: Sample.Type = Sample.self) throws(VipsError) -> [Sample] {
         let converted = format == Sample.bandFormat ? self : try cast(to: Sample.bandFormat)
         var size = 0
-        guard let memory = vips_image_write_to_memory(converted.pointer, &size) else {
-            throw VipsError.fromBuffer(operation: "write_to_memory")
+        let memory = try VipsCall.step { () throws(VipsError) in
+            guard let memory = vips_image_write_to_memory(converted.pointer, &size) else {
+                throw VipsCall.failure(of: "write_to_memory")
+            }
+            return memory
         }
         defer { g_free(memory) }
         let count = size / MemoryLayout<Sample>.stride

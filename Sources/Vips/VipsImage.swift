@@ -23,16 +23,19 @@ public final class VipsImage: @unchecked Sendable {
     public var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
     public var format: VipsBandFormat { vips_image_get_format(pointer) }
 
-    /// Runs a libvips call that writes one output image, throwing with libvips' message on failure.
-    /// The call builds a lazy pipeline under ``Vips/pipelineLock``, unless it `computes` the pixels
-    /// (which must then build nothing that compiles code, as copying to memory does not).
+    /// Runs a libvips call that writes one output image, throwing with its own libvips message on failure
+    /// (through ``VipsCall``). The call builds a lazy pipeline under ``Vips/pipelineLock``, unless it
+    /// `computes` the pixels (which must then build nothing that compiles code, as copying to memory does not).
     static func make(_ operation: String, computes: Bool = false,
                      _ call: (UnsafeMutablePointer<UnsafeMutablePointer<CVips.VipsImage>?>) -> Int32) throws(VipsError) -> VipsImage {
-        var out: UnsafeMutablePointer<CVips.VipsImage>?
-        let status = computes ? call(&out) : Vips.pipelineLock.withLock { _ in call(&out) }
-        guard status == 0, let out else {
-            throw VipsError.fromBuffer(operation: operation)
+        try VipsCall.step { () throws(VipsError) -> VipsImage in
+            var out: UnsafeMutablePointer<CVips.VipsImage>?
+            let status = computes ? call(&out) : Vips.pipelineLock.withLock { _ in call(&out) }
+            guard status == 0, let out else {
+                if let out { Vips.pipelineLock.withLock { _ in g_object_unref(out) } }
+                throw VipsCall.failure(of: operation)
+            }
+            return VipsImage(taking: out)
         }
-        return VipsImage(taking: out)
     }
 }

@@ -31,6 +31,9 @@ struct BuildOptions: ParsableArguments {
                                + "manifest and shard.json, for `cardbake merge`.", valueName: "i/N"))
     var shard: String?
 
+    @Flag(help: "Fail a card whose text has characters no installed font can draw, instead of warning.")
+    var strict = false
+
     /// `--shard` parsed; nil without the flag.
     var parsedShard: Shard? {
         get throws {
@@ -54,7 +57,7 @@ struct BuildOptions: ParsableArguments {
         BuildRequest(catalog: location.catalogURL, output: location.output.url,
                      cache: noCache ? nil : cache.cacheURL, jobs: jobs, maxPixels: maxPixels,
                      scales: try overrides.parsedScales(), format: overrides.format,
-                     lockTimeout: lock.timeout, shard: try parsedShard)
+                     lockTimeout: lock.timeout, shard: try parsedShard, strict: strict)
     }
 }
 
@@ -77,6 +80,11 @@ struct BuildRun {
                 .run(cancellation: interruption.cancellation, events: ProgressPrinter(console: console).handle)
         } catch is BuildCancelled {
             throw Interrupted(folder: options.location.output.output, status: interruption.exitStatus)
+        }
+        for card in report.cards {
+            for warning in card.warnings ?? [] {
+                console.note("warning: \(options.location.catalog): \(card.location(of: warning.field)): \(warning.message)")
+            }
         }
         for failure in report.failures {
             console.error("\(options.location.catalog): \(failure.location): \(failure.reason ?? "unknown reason")")

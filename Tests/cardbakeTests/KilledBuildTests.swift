@@ -45,6 +45,34 @@ struct KilledBuildTests {
         }
     }
 
+    @Test("A --no-cache build killed with kill -9 leaves nothing in TMPDIR, and the next build removes its scratch")
+    func killedWithoutCache() throws {
+        try Sandbox.with { sandbox in
+            // Given a TMPDIR of the test's own, and a build without a cache killed once it rendered a card
+            try FileManager.default.createDirectory(at: sandbox.url("tmp"), withIntermediateDirectories: true)
+            let environment = ["TMPDIR": sandbox.url("tmp").path]
+            let cards = Array(InterruptTests.manyCards.prefix(4))
+            try sandbox.writeCatalog(cards)
+            let running = try sandbox.start(["build", "catalog.json", "--output", "OUT", "--no-cache", "--verbose", "--jobs", "1"],
+                                            environment: environment)
+            let reached = running.waitForStderr(containing: "rendered \(cards[0].id) ")
+            running.send(SIGKILL)
+            let killed = try running.wait()
+
+            // Then
+            #expect(reached, killed.comment)
+            #expect(sandbox.fileNames("tmp") == [], "left in TMPDIR")
+
+            // When the next build runs, with or without a cache
+            let next = try sandbox.run(["build", "catalog.json", "--output", "OUT"], environment: environment)
+
+            // Then the output folder holds the manifest's files and nothing else
+            #expect(next.status == 0, next.comment)
+            #expect(FolderAudit.output(sandbox.url("OUT")) == [])
+            #expect(sandbox.fileNames("tmp") == [], "left in TMPDIR")
+        }
+    }
+
     /// Leaves in OUT what a build of `threeCards` killed while writing the output would: the file of
     /// a card it added, temporary files, and its note of the files it was writing.
     func leaveKilledBuild(in sandbox: Sandbox) throws {

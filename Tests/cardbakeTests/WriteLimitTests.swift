@@ -59,6 +59,32 @@ struct WriteLimitTests {
         }
     }
 
+    @Test("A write limit met part-way through replacing the output leaves the manifest and its files in agreement")
+    func limitWhileReplacingOutput() throws {
+        try Sandbox.with { sandbox in
+            // Given a finished build, and a cache that already holds every card of a catalog that changes them all
+            let style: [String: Any] = ["scales": [1, 3]]
+            try sandbox.writeCatalog(threeCards, style: style)
+            try #require(try sandbox.run(["build", "catalog.json", "--output", "OUT"]).status == 0)
+            let changed = threeCards.map { CardSpec($0.id, image: $0.image, title: $0.title + ", changed") }
+            try sandbox.writeCatalog(changed, style: style)
+            try #require(try sandbox.run(["build", "catalog.json", "--output", "REF"]).status == 0)
+
+            // When a limit lets every 1x file be written but no 3x one
+            let sizes = { (scale: Int) in try changed.map { try sandbox.data("REF/cards/\($0.id)@\(scale)x.png").count } }
+            let (largest1x, smallest3x) = (try sizes(1).max()!, try sizes(3).min()!)
+            try #require(largest1x + 2048 < smallest3x)
+            let limited = try sandbox.run(["build", "catalog.json", "--output", "OUT"],
+                                          fileSizeLimit: (largest1x + smallest3x) / 2 / 1024)
+
+            // Then the build stops, and every file the manifest on disk lists has the bytes it lists
+            #expect(limited.exited && limited.status == 1, limited.comment)
+            #expect(FolderAudit.output(sandbox.url("OUT")).filter { !$0.hasPrefix("not in the manifest") } == [])
+
+            try expectNextBuildCompletes(in: sandbox)
+        }
+    }
+
     /// A build without the limit succeeds, and its output is byte for byte that of a build from scratch.
     private func expectNextBuildCompletes(in sandbox: Sandbox) throws {
         let next = try sandbox.run(["build", "catalog.json", "--output", "OUT"])

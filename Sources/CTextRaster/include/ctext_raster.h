@@ -47,4 +47,22 @@ int ctext_find_family(const char *family, char **file);
 /// the most specific family name it provides. -1 when the file is not a usable font.
 int ctext_register_font_file(const char *path, char **family);
 
+typedef struct {
+    char **files;           // the distinct font files the text's runs are drawn from, in order of first use
+    int file_count;
+    uint32_t *missing;      // the distinct code points no installed font draws (drawn as boxes), in order
+    int missing_count;
+} ctext_coverage;
+
+/// Lays `text` out in `family` at `size` pixels, with no frame (which fonts draw a text does not depend
+/// on one), and fills `coverage` with the font files Pango chose, fallbacks included, and the characters
+/// it found no font for. Returns 0, or -1 with `error` set (free with ctext_error_free).
+int ctext_coverage_of(const char *text, const char *family, double size, ctext_coverage *coverage, char **error);
+void ctext_coverage_free(ctext_coverage *coverage);
+
+/// The files of every font fontconfig's configuration lists (not those registered by the process),
+/// in `*files` (`*count` of them; free with ctext_files_free). Returns 0, or -1 when out of memory.
+int ctext_installed_font_files(char ***files, int *count);
+void ctext_files_free(char **files, int count);
+
 #endif

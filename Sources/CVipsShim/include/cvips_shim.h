@@ -64,4 +64,9 @@ int cvips_pngsave(VipsImage *in, void **buffer, size_t *length, int compression,
 int cvips_jpegsave(VipsImage *in, void **buffer, size_t *length, int quality);
 int cvips_webpsave(VipsImage *in, void **buffer, size_t *length, int quality);
 
+/// This thread's place in Swift's `VipsCall`: 0 outside any step, 1 in a step's shared attempt,
+/// 2 in a step's run alone. Kept per thread.
+int cvips_error_mode(void);
+void cvips_set_error_mode(int mode);
+
 #endif

@@ -41,6 +41,8 @@ public struct BuildReport: Codable, Sendable, Equatable {
         /// For a failed card: the field at fault (`image`, `style.title`), if any, and why.
         public var field: String?
         public var reason: String?
+        /// What the build says about a card it built: characters no installed font draws; nil when nothing.
+        public var warnings: [Warning]?
 
         static func cached(_ card: Card) -> CardResult {
             CardResult(id: card.id, index: card.index, status: .cached, seconds: 0,
@@ -53,7 +55,10 @@ public struct BuildReport: Codable, Sendable, Equatable {
         }
 
         /// `cards[3] ("toucan").image`: where in the catalog a failure is.
-        public var location: String {
+        public var location: String { location(of: field) }
+
+        /// `cards[3] ("toucan").description`: where in the catalog the card's `field` is.
+        public func location(of field: String?) -> String {
             "cards[\(index)] (\"\(id)\")" + (field.map { ".\($0)" } ?? "")
         }
     }
@@ -66,6 +71,13 @@ public struct BuildReport: Codable, Sendable, Equatable {
         public var detected: String
         /// Cards rendered at once (`--jobs`).
         public var jobs: Int
+    }
+
+    /// Something a card's build noticed without failing it.
+    public struct Warning: Codable, Sendable, Equatable {
+        /// The card's field it is about: `title` or `description`.
+        public var field: String
+        public var message: String
     }
 
     public var cards: [CardResult]
@@ -132,6 +144,14 @@ private extension JSONWriter {
                 }
             }
             json.member("status") { $0.string(card.status.rawValue) }
+            json.member("warnings", ifPresent: card.warnings) { json, warnings in
+                json.array(warnings) { json, warning in
+                    json.object { json in
+                        json.member("field") { $0.string(warning.field) }
+                        json.member("message") { $0.string(warning.message) }
+                    }
+                }
+            }
         }
     }
 }

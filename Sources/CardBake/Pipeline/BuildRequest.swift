@@ -24,6 +24,8 @@ public struct BuildRequest: Sendable {
     public var lockTimeout: Duration?
     /// Build only this shard's cards (`--shard i/N`), writing a partial manifest and a ``ShardRecord``.
     public var shard: Shard?
+    /// Fail a card whose text has characters no installed font draws (`--strict`), instead of warning.
+    public var strict: Bool
 
     /// The default `maxPixels`: 100 megapixels.
     public static let defaultMaxPixels = 100_000_000
@@ -35,7 +37,7 @@ public struct BuildRequest: Sendable {
 
     public init(catalog: URL, output: URL, cache: URL?, jobs: Int = BuildRequest.defaultJobs,
                 maxPixels: Int = BuildRequest.defaultMaxPixels, scales: [Int]? = nil, format: OutputFormat.Kind? = nil,
-                lockTimeout: Duration? = nil, shard: Shard? = nil) {
+                lockTimeout: Duration? = nil, shard: Shard? = nil, strict: Bool = false) {
         self.catalog = catalog
         self.output = output
         self.cache = cache
@@ -45,6 +47,7 @@ public struct BuildRequest: Sendable {
         self.format = format
         self.lockTimeout = lockTimeout
         self.shard = shard
+        self.strict = strict
     }
 
     /// The catalog as this request builds it: loaded with `scales` and `format` as its last style layer,

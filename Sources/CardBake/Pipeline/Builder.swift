@@ -66,8 +66,8 @@ public struct Builder: Sendable {
                                parallelism: parallelism, inputs: Self.inputs(of: catalog, request: request, fonts: fonts))
         }
 
-        let plans = await Self.plan(catalog.cards, planner: Planner(statCache: workspace.statCache, fonts: fonts),
-                                    pool: pool)
+        let planner = Planner(statCache: workspace.statCache, fonts: fonts, strict: request.strict)
+        let plans = await Self.plan(catalog.cards, planner: planner, pool: pool)
         let found = await Self.lookUp(plans, with: CacheLookUp(records: records, outputs: output), width: request.jobs)
         let toRender = found.values.filter { $0.cached == nil }.sorted { $0.plan.card.index < $1.plan.card.index }
         events(.planned(total: catalog.cards.count, toRender: toRender.count, failed: catalog.cards.count - found.count))
@@ -78,14 +78,18 @@ public struct Builder: Sendable {
             Self.outcome(of: card, planned: plans[card.id], found: found[card.id], rendered: rendered[card.id])
         }
 
-        let written = try await Self.write(outcomes, with: writer, width: request.jobs)
-        let final = written.outcomes
-        let manifest = CardManifest(generator: Self.generator, cards: written.entries)
-        let (removed, manifestDigest) = try await writer.replaceManifest(with: manifest)
+        let (written, removed, manifestDigest) = try await writer.replacingFiles {
+            let written = try await Self.write(outcomes, with: writer, width: request.jobs)
+            let (removed, digest) = try await writer.replaceManifest(with: CardManifest(generator: Self.generator,
+                                                                                         cards: written.entries))
+            return (written, removed, digest)
+        }
         writer.journal.finish()
+        let final = written.outcomes
         try ShardRecord.update(in: request.output, shard: request.shard, catalog: wholeCatalog,
                                settings: request.settingsDigest, manifest: manifestDigest)
-        if let wholeBuild, !final.contains(where: { $0.cachedCard == nil }) {
+        // A card with warnings is not up to date as part of a whole: the next build plans it, and warns again.
+        if let wholeBuild, !final.contains(where: { $0.cachedCard?.plan.warnings.isEmpty != true }) {
             // Only the next build's shortcut depends on it: a record that cannot be stored is not an error.
             try? await records.save(WholeBuild.outputDigest(manifest: manifestDigest, entries: written.entries,
                                                             of: catalog.cards), for: wholeBuild.key)

@@ -2,14 +2,20 @@ import CardBakeCache
 import Foundation
 
 /// The cache a build uses: the artifact store behind its action-cache index, and the stat cache,
-/// in the cache folder; or in a temporary folder removed afterwards when the build runs without a cache.
+/// in the cache folder; or, when the build runs without a cache, in a scratch folder removed afterwards.
+///
+/// The scratch folder is `.cardbake-scratch` in the output folder, which the build holds locked: one
+/// that a killed build left there is removed by the next build of that folder, with a cache or without.
 struct CacheWorkspace {
     let store: IndexedArtifactStore
     let statCache: StatCache
     private let folder: URL?
     private let temporary: URL?
 
+    /// Call holding the lock on `request`'s output folder.
     init(request: BuildRequest) throws {
+        let scratch = request.output.appendingPathComponent(Self.scratchFolder)
+        try? FileManager.default.removeItem(at: scratch)
         if let cache = request.cache {
             folder = cache
             temporary = nil
@@ -17,8 +23,6 @@ struct CacheWorkspace {
                                          loadingIndexFrom: cache.appendingPathComponent(Self.indexFile))
         } else {
             folder = nil
-            let scratch = FileManager.default.temporaryDirectory
-                .appendingPathComponent("cardbake-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
             temporary = scratch
             store = IndexedArtifactStore(base: try DiskArtifactStore(root: scratch), loadingIndexFrom: nil)
         }
@@ -29,6 +33,8 @@ struct CacheWorkspace {
     static let statCacheFile = "stat-cache"
     /// The action-cache index's file name in the cache folder.
     static let indexFile = "ac-index"
+    /// The scratch store's folder, in the output folder.
+    static let scratchFolder = ".cardbake-scratch"
 
     /// Keeps the stat cache and the action-cache index for the next build (nothing without a cache
     /// folder); a failure only costs the next build some reading.

@@ -22,6 +22,13 @@ public struct CardFailure: Error, Sendable, Equatable, CustomStringConvertible {
         reason = "\(error)"
     }
 
+    init(card: Card, field: String, reason: String) {
+        cardID = card.id
+        index = card.index
+        self.field = field
+        self.reason = reason
+    }
+
     /// `error` itself when it is a failure already, else a failure of `card` as a whole.
     init(card: Card, error: any Error) {
         if let failure = error as? CardFailure {

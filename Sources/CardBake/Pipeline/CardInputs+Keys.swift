@@ -4,13 +4,15 @@ import CardBakeManifest
 import CardBakeRender
 
 extension CardInputs {
-    /// The inputs of `card`, whose image has `imageDigest` and whose fonts resolved to `fonts`.
-    init(imageDigest: ContentDigest, card: Card, fonts: ResolvedFonts) {
+    /// The inputs of `card`, whose image has `imageDigest`, whose fonts resolved to `fonts`, and whose
+    /// text is drawn from the font files `drawnFonts` (fallbacks included).
+    init(imageDigest: ContentDigest, card: Card, fonts: ResolvedFonts, drawnFonts: DrawnFonts) {
         var text = Fingerprint(domain: "card-text")
         text.add("title", card.title)
         text.add("description", card.description)
         var resolvedFonts = Fingerprint(domain: "card-fonts")
         resolvedFonts.add("fonts", fonts)
+        resolvedFonts.add("drawn", drawnFonts)
         self.init(image: imageDigest, text: text.digest, style: card.style.digest, fonts: resolvedFonts.digest,
                   renderer: RendererVersion.digest)
     }
@@ -22,10 +24,12 @@ extension CardInputs {
         return key.digest
     }
 
-    /// The key of the card's bitmap at one scale.
-    func imageKey(scale: Int) -> ContentDigest {
+    /// The key of the card's bitmap at `scale` when its style renders `scales`: its pixels depend on the
+    /// largest of them too, the size the source is decoded at (``PreparedCard``).
+    func imageKey(scale: Int, of scales: [Int]) -> ContentDigest {
         var key = fingerprint(domain: "card-image")
         key.add("scale", scale)
+        key.add("decodedFor", scales.max() ?? scale)
         return key.digest
     }
 

@@ -38,7 +38,7 @@ struct CacheLookUp: Sendable {
     func lookUp(_ plan: CardPlan) async -> CardLookUp {
         var images: [Int: RenderedImageRecord] = [:]
         for scale in plan.card.style.scales {
-            guard let record = await records.record(RenderedImageRecord.self, for: plan.inputs.imageKey(scale: scale))
+            guard let record = await records.record(RenderedImageRecord.self, for: plan.imageKey(scale: scale))
             else { continue }
             if outputs.holds(record.blob, as: OutputFolder.file(for: plan.card, scale: scale)) {
                 images[scale] = record

@@ -27,7 +27,7 @@ enum CardOutcome: Sendable {
 
     /// The card's line in the report.
     func result(for card: Card) -> BuildReport.CardResult {
-        switch self {
+        var result: BuildReport.CardResult = switch self {
         case .cached:
             .cached(card)
         case let .rendered(rendered):
@@ -36,6 +36,10 @@ enum CardOutcome: Sendable {
         case let .failed(failure, seconds):
             .failed(failure, seconds: seconds)
         }
+        if let warnings = cachedCard?.plan.warnings, !warnings.isEmpty {
+            result.warnings = warnings
+        }
+        return result
     }
 }
 

@@ -97,7 +97,7 @@ struct CardStoring: Sendable {
         for (scale, bitmap) in rendered.bitmaps.sorted(by: { $0.key < $1.key }) {
             let record = RenderedImageRecord(blob: try await records.store.storeBlob(bitmap.data),
                                              bytes: bitmap.data.count, width: bitmap.width, height: bitmap.height)
-            try await records.save(record, for: plan.inputs.imageKey(scale: scale))
+            try await records.save(record, for: plan.imageKey(scale: scale))
             images[scale] = record
         }
         try await records.save(rendered.facts, for: plan.key)

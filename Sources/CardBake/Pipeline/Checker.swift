@@ -43,7 +43,7 @@ public struct Checker: Sendable {
         let lock = try WorkspaceLock(checking: request, waiting: waiting)
         defer { lock.release() }
         let statCache = StatCache(loadingFrom: request.cache?.appendingPathComponent(CacheWorkspace.statCacheFile))
-        let planner = Planner(statCache: statCache, fonts: FontResolver())
+        let planner = Planner(statCache: statCache, fonts: FontResolver(), strict: request.strict)
         let output = OutputFolder(directory: request.output, statCache: statCache)
         let manifestURL = output.manifestURL
         let entries = CardManifest.read(from: manifestURL)?.cards ?? []

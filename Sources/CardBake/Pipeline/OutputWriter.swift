@@ -56,7 +56,22 @@ struct OutputWriter: Sendable {
         return (OutputFolder.remove(previous.files.subtracting(manifest.files), in: folder.directory), digest)
     }
 
-    /// Puts the blob's bytes at `file` unless they are there already.
+    /// Runs `body`, which writes the folder's files and then its manifest. When it throws, every file
+    /// the manifest on disk lists gets back the bytes it lists (``OutputBackup``) before the error goes on.
+    func replacingFiles<Result>(_ body: () async throws -> Result) async throws -> Result {
+        do {
+            let result = try await body()
+            backup.discard()
+            return result
+        } catch {
+            backup.restore()
+            throw error
+        }
+    }
+
+    private var backup: OutputBackup { OutputBackup(directory: folder.directory) }
+
+    /// Puts the blob's bytes at `file` unless they are there already, keeping the bytes it replaces.
     private func materialize(_ blob: ContentDigest, as file: String) async throws {
         try await place(blob, as: file) {
             guard let data = await records.store.blob(blob) else { throw OutputError.missingBlob(file: file) }
@@ -71,6 +86,7 @@ struct OutputWriter: Sendable {
         let data = try await bytes()
         let path = folder.path(of: file)
         try journal.begin()
+        try backup.keep(file)
         try AtomicFileWriter.write(data, to: URL(fileURLWithPath: path))
         try folder.statCache.record(digest, forFileAtPath: path)
     }

@@ -8,16 +8,23 @@ import Foundation
 struct Planner: Sendable {
     let statCache: StatCache
     let fonts: FontResolver
+    /// Whether text with characters no installed font draws fails its card (`--strict`), rather than
+    /// being drawn with boxes and warned about.
+    var strict = false
 
-    /// The plan for one card, or why it cannot be built (missing image, unknown font, …).
+    /// The plan for one card, or why it cannot be built (text a catalog refuses, missing image, unknown font, …).
     func plan(_ card: Card) -> Result<CardPlan, CardFailure> {
         do throws(CardFailure) {
+            try Self.checkText(of: card)
             let fonts: ResolvedFonts
             do {
                 fonts = try self.fonts.fonts(for: card.style)
             } catch {
                 throw CardFailure(card: card, field: error.field, error: error.error)
             }
+            let title = try coverage(of: card, "title", card.title, in: fonts.title, size: card.style.title.size)
+            let description = try coverage(of: card, "description", card.description, in: fonts.description,
+                                           size: card.style.description.size)
             let digest = try CardFailure.field("image", of: card) { () throws(RenderError) in
                 do {
                     return try statCache.digest(ofFileAt: card.image)
@@ -25,10 +32,43 @@ struct Planner: Sendable {
                     throw .unreadableImage(path: card.image.path, reason: RenderError.cause(of: error))
                 }
             }
-            let inputs = CardInputs(imageDigest: digest, card: card, fonts: fonts)
-            return .success(CardPlan(card: card, fonts: fonts, inputs: inputs))
+            let drawn = DrawnFonts(title: title.fonts, description: description.fonts)
+            let inputs = CardInputs(imageDigest: digest, card: card, fonts: fonts, drawnFonts: drawn)
+            let warnings = [("title", title), ("description", description)].compactMap { field, coverage in
+                coverage.missing.isEmpty ? nil
+                    : BuildReport.Warning(field: field, message: "\(UndrawableText(characters: coverage.missing))")
+            }
+            return .success(CardPlan(card: card, fonts: fonts, inputs: inputs, warnings: warnings))
         } catch {
             return .failure(error)
+        }
+    }
+
+    /// The fonts `text` (the card's `field`) is drawn from; with ``strict``, a failure when some of
+    /// its characters have none.
+    private func coverage(of card: Card, _ field: String, _ text: String, in font: ResolvedFont,
+                          size: Double) throws(CardFailure) -> TextCoverage {
+        let coverage = try CardFailure.field(field, of: card) { () throws(RenderError) in
+            try fonts.coverage(of: text, in: font, size: size)
+        }
+        if strict, !coverage.missing.isEmpty {
+            throw CardFailure(card: card, field: field, error: UndrawableText(characters: coverage.missing))
+        }
+        return coverage
+    }
+
+    /// The catalog's rules for text, for a card that did not come from a catalog file (``CardBitmaps``,
+    /// a ``Card`` changed in code): Pango and fontconfig take text as C strings, which a NUL would cut short.
+    private static func checkText(of card: Card) throws(CardFailure) {
+        let texts: [(field: String, text: String, rule: TextRule)] = [
+            ("title", card.title, .title), ("description", card.description, .description),
+            ("style.title.font", card.style.title.font, .fontName),
+            ("style.description.font", card.style.description.font, .fontName),
+        ]
+        for (field, text, rule) in texts {
+            if let problem = rule.problem(with: text) {
+                throw CardFailure(card: card, field: field, reason: problem)
+            }
         }
     }
 }

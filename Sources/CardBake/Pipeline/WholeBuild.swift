@@ -11,7 +11,8 @@ import Foundation
 ///
 /// The key covers everything a build of the catalog reads: the catalog file's path and bytes, the
 /// request's overrides, the renderer, libvips, the manifest's schema, the shard, and the digest of each
-/// distinct image and font file the cards use, fonts as fontconfig resolves them now. The record
+/// distinct image and font file the cards use, fonts as fontconfig resolves them now, and the
+/// installed font files (a fallback for some text may be any of them). The record
 /// under the key is the ``outputDigest(manifest:files:)`` of what a build in which every card
 /// succeeded left in the output folder. A later build with the same key is up to date when the
 /// folder, read through the stat cache, still has that digest: same manifest, and every card file
@@ -28,6 +29,8 @@ struct WholeBuild {
         key.add("catalogBytes", catalogDigest)
         key.add("settings", request.settingsDigest)
         key.add("shard", request.shard?.description)
+        // A card's text may fall back to any installed font (emoji, CJK): which ones only planning finds out.
+        key.add("installedFonts", FontResolver.installedFonts())
         let fontRequests = Set(catalog.cards.flatMap { [$0.style.title.fontRequest, $0.style.description.fontRequest] })
         for request in fontRequests.sorted() {
             guard let font = try? fonts.font(for: request) else { return nil }

@@ -4,7 +4,8 @@ import CardBakeManifest
 
 extension BackgroundEffect {
     /// The key of this effect applied to the image with `imageDigest`: it depends on the image, the
-    /// card's size, the blur parameters and the reduced resolution, not on text or encoder.
+    /// card's size, the blur parameters, the reduced resolution and the size the source is decoded at
+    /// (for the largest scale), not on text or encoder.
     package func key(imageDigest: ContentDigest, textAreaHeight: Double) -> ContentDigest {
         var key = Fingerprint(domain: "background")
         key.add("image", imageDigest)
@@ -14,6 +15,7 @@ extension BackgroundEffect {
         key.add("cardHeight", cardHeight)
         key.add("blur", blur)
         key.add("resolution", resolution)
+        key.add("decodedFor", maxScale)
         key.add("renderer", RendererVersion.digest)
         return key.digest
     }

@@ -16,11 +16,14 @@ package struct BackgroundEffect: Sendable, Hashable {
     package let cardHeight: Double
     /// Pixels per point of the reduced copy; never more than the largest output scale.
     package let resolution: Double
+    /// The largest output scale, which the source is decoded for.
+    package let maxScale: Int
 
     package init(blur: BlurStyle, cardWidth: Double, cardHeight: Double, maxScale: Int) {
         self.blur = blur
         self.cardWidth = cardWidth
         self.cardHeight = cardHeight
+        self.maxScale = maxScale
         let wanted = blur.radius > 0 ? Self.reducedSigma / blur.radius : Double(maxScale)
         self.resolution = min(Double(maxScale), wanted)
     }

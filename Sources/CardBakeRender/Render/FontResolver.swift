@@ -12,12 +12,21 @@ package struct FontFailure: Error, Sendable {
     package let error: RenderError
 }
 
-/// Finds the font file behind each family or registers a style's own font file, once per build.
+/// Finds the font file behind each family or registers a style's own font file, and the font files
+/// a text is drawn from, each once per build.
 ///
 /// Font files are registered with fontconfig for the whole process; resolve every card's fonts
 /// before worker threads start drawing text, so their font maps see the registered files.
 package final class FontResolver: Sendable {
     private let resolved = Mutex<[FontRequest: Result<ResolvedFont, RenderError>]>([:])
+    private let coverages = Mutex<[CoverageRequest: Result<TextCoverage, RenderError>]>([:])
+    private let digests = Mutex<[URL: Result<ContentDigest, RenderError>]>([:])
+
+    private struct CoverageRequest: Hashable {
+        let text: String
+        let family: String
+        let size: Double
+    }
 
     package init() {}
 
@@ -53,6 +62,47 @@ package final class FontResolver: Sendable {
             resolved[request] = result
             return result
         }
+        return try result.get()
+    }
+
+    /// The font files `text` is drawn from in `font` at `size` points, fallbacks included, with their
+    /// digests, and the characters no installed font draws. Laid out once per text, family and size
+    /// (a quick layout with no frame: which fonts draw a text does not depend on one); safe from many threads.
+    package func coverage(of text: String, in font: ResolvedFont, size: Double) throws(RenderError) -> TextCoverage {
+        let request = CoverageRequest(text: text, family: font.family, size: size)
+        if let known = coverages.withLock({ $0[request] }) { return try known.get() }
+        let result = Result { () throws(RenderError) -> TextCoverage in
+            let (files, missing) = try TextCoverage.layOut(text, family: font.family, size: size)
+            return TextCoverage(fonts: try files.map { (file) throws(RenderError) in FontFile(file: file, digest: try digest(of: file)) },
+                                missing: missing)
+        }
+        coverages.withLock { $0[request] = result }
+        return try result.get()
+    }
+
+    /// A fingerprint of every font file fontconfig lists now, by path, size and modification time:
+    /// it changes when a font is installed, removed or replaced, whichever text it would draw.
+    package static func installedFonts() -> ContentDigest {
+        var files: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+        var count: Int32 = 0
+        var key = Fingerprint(domain: "installed-fonts")
+        guard ctext_installed_font_files(&files, &count) == 0, let files else { return key.digest }
+        defer { ctext_files_free(files, count) }
+        for path in (0..<Int(count)).compactMap({ files[$0].map { String(cString: $0) } }).sorted() {
+            var status = stat()
+            let found = stat(path, &status) == 0
+            key.add("file", path)
+            key.add("size", found ? Int(status.st_size) : -1)
+            key.add("modified", found ? Int(status.st_mtim.tv_sec) * 1_000_000_000 + Int(status.st_mtim.tv_nsec) : -1)
+        }
+        return key.digest
+    }
+
+    /// The digest of a font file's content, read once.
+    private func digest(of file: URL) throws(RenderError) -> ContentDigest {
+        if let known = digests.withLock({ $0[file] }) { return try known.get() }
+        let result = Result { () throws(RenderError) in try Self.digest(of: file) }
+        digests.withLock { $0[file] = result }
         return try result.get()
     }
 

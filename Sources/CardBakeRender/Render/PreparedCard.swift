@@ -35,9 +35,11 @@ package struct PreparedCard: Sendable {
         let style = card.style
         let largest = style.scales.max() ?? 1
         // Decoded for the largest scale even when only smaller ones are wanted: every scale's pixels
-        // depend on the decoded size, so a scale rendered alone must come out as it does with the others.
-        source = try SourceImage.load(card.image, digest: imageDigest, maxPixels: maxPixels,
-                                      maxWidth: Int((style.cardWidth * Double(largest)).rounded(.up)))
+        // depend on the decoded size, so a scale rendered alone must come out as it does with the others
+        // (and a bitmap's key names the largest scale).
+        source = try SourceImage.load(card.image, digest: imageDigest, maxPixels: maxPixels) { width, height in
+            CardLayout(style: style, sourceWidth: width, sourceHeight: height).decodeWidth(atScale: largest)
+        }
         layout = CardLayout(style: style, sourceWidth: source.width, sourceHeight: source.height)
         backgroundEffect = BackgroundEffect(blur: style.blur, cardWidth: layout.card.width,
                                             cardHeight: layout.card.height, maxScale: largest)

@@ -13,10 +13,12 @@ package struct SourceImage: Sendable {
 
     /// Reads `file`, checks its bytes still hash to `digest`, refuses more than `maxPixels` after reading
     /// only the header (decoding them would take the memory and time a decompression bomb does), then
-    /// decodes with shrink-on-load to at most `maxWidth` pixels wide, never more than the source declares.
+    /// decodes with shrink-on-load to at most `maxWidth(width, height)` pixels wide (given the header's
+    /// size), never more than the source declares.
     /// A source however tall for its width is accepted: a card crops the feature it shows from the middle
     /// (see ``CardLayout/FeatureScaling``).
-    package static func load(_ file: URL, digest: ContentDigest, maxPixels: Int, maxWidth: Int) throws(RenderError) -> SourceImage {
+    package static func load(_ file: URL, digest: ContentDigest, maxPixels: Int,
+                             maxWidth: (_ width: Int, _ height: Int) -> Int) throws(RenderError) -> SourceImage {
         let bytes: Data
         do {
             bytes = try Data(contentsOf: file)
@@ -37,7 +39,7 @@ package struct SourceImage: Sendable {
         }
         do {
             return SourceImage(width: header.width, height: header.height,
-                               decoded: try VipsImage.decode(bytes, maxWidth: maxWidth))
+                               decoded: try VipsImage.decode(bytes, maxWidth: maxWidth(header.width, header.height)))
         } catch {
             throw failure(decoding: bytes, of: file, error)
         }

@@ -35,4 +35,27 @@ struct CardBitmapsTests {
         let failure = try #require(throws: CardFailure.self) { try CardBitmaps(rendering: card) }
         #expect(failure.field == "image" && failure.cardID == card.id)
     }
+
+    @Test("Text with a NUL is refused naming its field, as the catalog refuses it, rather than cut short",
+          arguments: ["title", "description"])
+    func nulInText(field: String) throws {
+        let fixture = try BuilderTests.fixture()
+        try fixture.writeCatalog()
+        var card = try CatalogLoader.load(from: fixture.catalog).cards[0]
+        if field == "title" { card.title = "Before\u{0}after" } else { card.description = "Before\u{0}after" }
+
+        let failure = try #require(throws: CardFailure.self) { try CardBitmaps(rendering: card) }
+        #expect(failure.field == field && failure.cardID == card.id)
+        #expect(failure.reason.contains("control character U+0000"), "\(failure.reason)")
+    }
+
+    @Test("A catalog made in code refuses a NUL in text with the catalog file's message")
+    func nulInDraft() throws {
+        let fixture = try BuilderTests.fixture()
+        var draft = CatalogDraft(file: fixture.catalog)
+        draft.cards.append(CardDraft(id: "toucan", image: fixture.folder.file("images/alpha.png"),
+                                     title: "Before\u{0}after", description: ""))
+        let error = try #require(throws: CatalogError.self) { try draft.validated() }
+        #expect("\(error)".contains(#"cards[0] ("toucan").title"#) && "\(error)".contains("U+0000"), "\(error)")
+    }
 }

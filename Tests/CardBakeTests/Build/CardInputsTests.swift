@@ -21,8 +21,12 @@ struct CardInputsTests {
         return card
     }
 
-    static func inputs(_ card: Card = card(), image: ContentDigest = image, fonts: ResolvedFonts = fonts) -> CardInputs {
-        CardInputs(imageDigest: image, card: card, fonts: fonts)
+    static let drawnFonts = DrawnFonts(title: [FontFile(file: fontFile.file, digest: fontFile.digest)],
+                                       description: [FontFile(file: fontFile.file, digest: fontFile.digest)])
+
+    static func inputs(_ card: Card = card(), image: ContentDigest = image, fonts: ResolvedFonts = fonts,
+                       drawnFonts: DrawnFonts = drawnFonts) -> CardInputs {
+        CardInputs(imageDigest: image, card: card, fonts: fonts, drawnFonts: drawnFonts)
     }
 
     /// A change to one stored property of a style (the fonts it resolves to follow the font it asks for).
@@ -51,6 +55,7 @@ struct CardInputsTests {
             StyleChange("cardWidth") { $0.cardWidth = 321 },
             StyleChange("textAreaHeight") { $0.textAreaHeight = 299 },
             StyleChange("maxFeatureHeight") { $0.maxFeatureHeight = 959 },
+            StyleChange("minFeatureHeight") { $0.minFeatureHeight = 99 },
             StyleChange("scales", changesImageKey: false) { $0.scales = [1, 2] },
             StyleChange("output.kind") { $0.output.kind = .webp },
             StyleChange("output.quality") { $0.output.quality = 84 },
@@ -104,7 +109,7 @@ struct CardInputsTests {
     func stable() {
         #expect(Self.inputs() == Self.inputs())
         #expect(Self.inputs().cardKey(scales: [1, 2, 3]) == Self.inputs().cardKey(scales: [1, 2, 3]))
-        #expect(Self.inputs().imageKey(scale: 2) == Self.inputs().imageKey(scale: 2))
+        #expect(Self.inputs().imageKey(scale: 2, of: [1, 2, 3]) == Self.inputs().imageKey(scale: 2, of: [1, 2, 3]))
     }
 
     @Test("Every stored property of a style, at any depth, has a change in styleChanges")
@@ -125,7 +130,7 @@ struct CardInputsTests {
         #expect(changed.cardKey(scales: style.scales) != base.cardKey(scales: CardStyle().scales))
         // A font enters as it resolves, in the fonts digest; every other value in the style digest.
         #expect((changed.style != base.style || changed.fonts != base.fonts) == change.changesImageKey)
-        #expect((changed.imageKey(scale: 1) != base.imageKey(scale: 1)) == change.changesImageKey)
+        #expect((changed.imageKey(scale: 1, of: [1, 2, 3]) != base.imageKey(scale: 1, of: [1, 2, 3])) == change.changesImageKey)
     }
 
     @Test("A font enters the keys as it resolves: asking for the same font by another name or path keeps them")
@@ -156,9 +161,9 @@ struct CardInputsTests {
             Self.inputs(fonts: ResolvedFonts(title: otherFamily, description: Self.fontFile)),
         ]
         for variant in variants {
-            #expect(variant.imageKey(scale: 1) != base.imageKey(scale: 1))
+            #expect(variant.imageKey(scale: 1, of: [1, 2, 3]) != base.imageKey(scale: 1, of: [1, 2, 3]))
         }
-        #expect(Set(variants.map { $0.imageKey(scale: 1) }).count == variants.count)
+        #expect(Set(variants.map { $0.imageKey(scale: 1, of: [1, 2, 3]) }).count == variants.count)
     }
 
     @Test("Moving title text into the description changes the key")
@@ -168,14 +173,31 @@ struct CardInputsTests {
         #expect(a.text != b.text)
     }
 
-    @Test("Scale changes the image key; the list of scales changes only the card key")
+    @Test("Scale and the largest scale change the image key; the list of scales changes the card key")
     func scales() {
         let inputs = Self.inputs()
-        #expect(inputs.imageKey(scale: 1) != inputs.imageKey(scale: 2))
+        #expect(inputs.imageKey(scale: 1, of: [1, 2, 3]) != inputs.imageKey(scale: 2, of: [1, 2, 3]))
         #expect(inputs.cardKey(scales: [1, 2]) != inputs.cardKey(scales: [1, 2, 3]))
-        var fewer = CardStyle()
-        fewer.scales = [2]
-        #expect(Self.inputs(Self.card { $0.style = fewer }).imageKey(scale: 2) == inputs.imageKey(scale: 2))
+        // The source is decoded for the largest scale: dropping 3x changes the 1x bitmap's key, dropping 2x does not.
+        #expect(inputs.imageKey(scale: 1, of: [1, 2]) != inputs.imageKey(scale: 1, of: [1, 2, 3]))
+        #expect(inputs.imageKey(scale: 1, of: [1, 3]) == inputs.imageKey(scale: 1, of: [1, 2, 3]))
+    }
+
+    @Test("Every font file the text is drawn from, fallbacks included, changes the fonts digest and the keys")
+    func drawnFonts() {
+        let fallback = FontFile(file: URL(fileURLWithPath: "/fonts/emoji.ttf"), digest: ContentDigest.sha256(Data("emoji".utf8)))
+        let updated = FontFile(file: fallback.file, digest: ContentDigest.sha256(Data("emoji v2".utf8)))
+        let primary = Self.drawnFonts.title
+        let base = Self.inputs()
+        let withFallback = Self.inputs(drawnFonts: DrawnFonts(title: primary + [fallback], description: primary))
+        let withUpdated = Self.inputs(drawnFonts: DrawnFonts(title: primary + [updated], description: primary))
+        let inDescription = Self.inputs(drawnFonts: DrawnFonts(title: primary, description: primary + [fallback]))
+        #expect(Set([base.fonts, withFallback.fonts, withUpdated.fonts, inDescription.fonts]).count == 4)
+        #expect(base.differences(from: withFallback) == [.fonts])
+        #expect(withFallback.imageKey(scale: 1, of: [1]) != base.imageKey(scale: 1, of: [1]))
+        // The content counts, not the path.
+        let moved = FontFile(file: URL(fileURLWithPath: "/elsewhere/emoji.ttf"), digest: fallback.digest)
+        #expect(Self.inputs(drawnFonts: DrawnFonts(title: primary + [moved], description: primary)) == withFallback)
     }
 
     @Test("Nothing that leaves the pixels alone changes a key: id, position, image path, font path")
@@ -190,13 +212,13 @@ struct CardInputsTests {
         #expect(Self.inputs(fonts: ResolvedFonts(title: relocatedFont, description: relocatedFont)) == Self.inputs())
     }
 
-    @Test("The background key depends on image, size and blur, not on text, fonts or encoder")
+    @Test("The background key depends on image, size, blur and the largest scale, not on text, fonts or encoder")
     func backgroundKey() {
         func key(_ change: (inout CardStyle) -> Void = { _ in }, image: ContentDigest = CardInputsTests.image,
-                 cardHeight: Double = 514) -> ContentDigest {
+                 cardHeight: Double = 514, maxScale: Int = 3) -> ContentDigest {
             var style = CardStyle()
             change(&style)
-            return BackgroundEffect(blur: style.blur, cardWidth: style.cardWidth, cardHeight: cardHeight, maxScale: 3)
+            return BackgroundEffect(blur: style.blur, cardWidth: style.cardWidth, cardHeight: cardHeight, maxScale: maxScale)
                 .key(imageDigest: image, textAreaHeight: style.textAreaHeight)
         }
         let base = key()
@@ -207,6 +229,7 @@ struct CardInputsTests {
         #expect(key { $0.blur.radius = 20 } != base)
         #expect(key { $0.blur.saturation = 1 } != base)
         #expect(key { $0.blur.tint = .white } != base)
+        #expect(key(maxScale: 2) != base)
         #expect(key { $0.title.size = 40 } == base)
         #expect(key { $0.output.kind = .jpeg } == base)
         #expect(key { $0.border.width = 3 } == base)

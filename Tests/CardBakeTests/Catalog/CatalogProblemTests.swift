@@ -62,7 +62,7 @@ import Testing
         (#"{"version": 1, "cards": [], "styles": {}}"#, "styles", nil,
          #"unknown key "styles"; allowed keys: version, style, cards."#),
         (Fixture.catalog(style: #"{"cardwidth": 300}"#), "style.cardwidth", nil,
-         #"unknown key "cardwidth"; allowed keys: cardWidth, textAreaHeight, maxFeatureHeight, scales, format, quality, compression, pngFilter, blur, title, description, border."#),
+         #"unknown key "cardwidth"; allowed keys: cardWidth, textAreaHeight, maxFeatureHeight, minFeatureHeight, scales, format, quality, compression, pngFilter, blur, title, description, border."#),
         (Fixture.catalog(style: #"{"blur": {"radios": 3}}"#), "style.blur.radios", nil,
          #"unknown key "radios"; allowed keys: radius, saturation, tint."#),
         (Fixture.catalog(cards: [Fixture.card(extra: #""style": {"title": {"shadow": {"offset": {"z": 1}}}}"#)]),
@@ -128,7 +128,7 @@ import Testing
         (#"{"id": "a", "image": "a.png", "title": "", "description": {}}"#, "cards[0].description",
          "expected a string of at most 1000000 characters without control characters other than line feed and tab, found an object."),
         (#"{"id": "a", "image": "a.png", "title": "", "description": "", "style": "dark"}"#, "cards[0].style",
-         #"expected an object with keys cardWidth, textAreaHeight, maxFeatureHeight, scales, format, quality, compression, pngFilter, blur, title, description, border, found the string "dark"."#),
+         #"expected an object with keys cardWidth, textAreaHeight, maxFeatureHeight, minFeatureHeight, scales, format, quality, compression, pngFilter, blur, title, description, border, found the string "dark"."#),
     ])
     func wrongCardFieldTypes(card: String, path: String, message: String) {
         let cardID: String? = path == "cards[0].id" ? nil : "a"

@@ -42,6 +42,34 @@ import Testing
         #expect(Fixture.problem(Fixture.catalog(style: style)) == CatalogProblem(path: "style.maxFeatureHeight", message: message))
     }
 
+    @Test func minFeatureHeightDefaultsToRoomForTheTitleOverTheGradientAndACardsOwnReplacesIt() throws {
+        let catalog = try Fixture.decode(Fixture.catalog(cards: [
+            Fixture.card(id: "plain"),
+            Fixture.card(id: "own", extra: #""style": {"minFeatureHeight": 40}"#),
+        ]))
+        #expect(catalog.style.minFeatureHeight == 100)
+        #expect(catalog.cards.map(\.style.minFeatureHeight) == [100, 40])
+    }
+
+    @Test func theFloorNeverPassesTheCap() throws {
+        // Given a cap below the floor, set or by default (3 × a narrow card's width)
+        let set = try Fixture.decode(Fixture.catalog(style: #"{"minFeatureHeight": 500, "maxFeatureHeight": 400}"#)).style
+        let narrow = try Fixture.decode(Fixture.catalog(style: #"{"cardWidth": 20}"#)).style
+
+        // Then the cap wins
+        #expect(set.featureHeightFloor == 400)
+        #expect(narrow.featureHeightFloor == 60)
+    }
+
+    @Test(arguments: [
+        (#"{"minFeatureHeight": 0}"#, "style.minFeatureHeight", "0 is out of range; allowed: a number from 1 to 8192."),
+        (#"{"minFeatureHeight": "80"}"#, "style.minFeatureHeight", #"expected a number from 1 to 8192, found the string "80"."#),
+        (#"{"minFeatureHeight": 8192.5}"#, "style.minFeatureHeight", "8192.5 is out of range; allowed: a number from 1 to 8192."),
+    ])
+    func minFeatureHeightOutOfRange(style: String, path: String, message: String) {
+        #expect(Fixture.problem(Fixture.catalog(style: style)) == CatalogProblem(path: path, message: message))
+    }
+
     @Test func webPTakesTheTallestCardUpToItsLimitExactly() throws {
         // Given WebP at 1x–3x and the default text area, where 16,383 pixels allow 5161 + 300 points
         let fits = try Fixture.decode(Fixture.catalog(style: #"{"format": "webp", "maxFeatureHeight": 5161}"#)).style

@@ -19,7 +19,7 @@ struct SourceImageTests {
     static func failure(loading file: URL, maxPixels: Int = defaultLimit) -> RenderError? {
         do {
             let digest = ContentDigest.sha256((try? Data(contentsOf: file)) ?? Data())
-            _ = try SourceImage.load(file, digest: digest, maxPixels: maxPixels, maxWidth: 960)
+            _ = try SourceImage.load(file, digest: digest, maxPixels: maxPixels) { _, _ in 960 }
             return nil
         } catch {
             return error
@@ -61,7 +61,7 @@ struct SourceImageTests {
 
             // When loaded for a card 960 pixels wide
             let source = try SourceImage.load(file, digest: ContentDigest.sha256(try Data(contentsOf: file)),
-                                              maxPixels: Self.defaultLimit, maxWidth: 960)
+                                              maxPixels: Self.defaultLimit) { _, _ in 960 }
 
             // Then its header size is kept for the layout, and only its own 4000 pixels are decoded
             #expect(source.width == 1 && source.height == 4000)
