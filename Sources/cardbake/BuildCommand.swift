@@ -12,6 +12,7 @@ struct BuildCommand: AsyncParsableCommand {
 
     @OptionGroup var location: LocationOptions
     @OptionGroup var cache: CacheOptions
+    @OptionGroup var cacheLimit: CacheSizeLimitOption
     @OptionGroup var lock: LockOptions
     @OptionGroup var verbosity: VerbosityOptions
 
@@ -41,7 +42,7 @@ struct BuildCommand: AsyncParsableCommand {
         let request = BuildRequest(catalog: location.catalogURL, output: location.output.url,
                                    cache: noCache ? nil : cache.cacheURL, jobs: jobs, maxPixels: maxPixels,
                                    scales: try overrides.parsedScales(), format: overrides.format,
-                                   lockTimeout: lock.timeout)
+                                   lockTimeout: lock.timeout, cacheMaxBytes: try cacheLimit.maxBytes())
         let console = Console(verbosity: verbosity)
         let progress = ProgressPrinter(console: console)
         let interruption = Interruption()
@@ -56,6 +57,9 @@ struct BuildCommand: AsyncParsableCommand {
             console.error("\(location.catalog): \(failure.location): \(failure.reason ?? "unknown reason")")
         }
         console.result(builtReport.summary)
+        if let collected = builtReport.collected {
+            console.note("cache: \(collected)")
+        }
         if let report {
             do {
                 try AtomicFileWriter.write(builtReport.encoded(), to: URL(fileURLWithPath: report))

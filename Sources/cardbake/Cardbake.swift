@@ -18,7 +18,7 @@ struct Cardbake: AsyncParsableCommand {
             for longer than --lock-timeout; 130 interrupted (143 on SIGTERM).
             """,
         version: "cardbake \(Builder.version) (libvips \(Builder.libvipsVersion))",
-        subcommands: [BuildCommand.self, CheckCommand.self, CleanCommand.self],
+        subcommands: [BuildCommand.self, CheckCommand.self, CleanCommand.self, CacheCommand.self],
         defaultSubcommand: BuildCommand.self
     )
 }

@@ -62,6 +62,9 @@ public struct BuildReport: Codable, Sendable, Equatable {
     public var seconds: Double
     /// Output files removed because their cards left the catalog.
     public var removed: [String]
+    /// What the cache's size limit (`BuildRequest.cacheMaxBytes`) made the build remove from the
+    /// cache; nil when no collection ran.
+    public var collected: CacheCollection?
 
     public func count(_ status: Status) -> Int { cards.filter { $0.status == status }.count }
     public var failures: [CardResult] { cards.filter { $0.status == .failed } }

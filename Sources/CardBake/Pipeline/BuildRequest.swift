@@ -19,6 +19,9 @@ public struct BuildRequest: Sendable {
     public var format: OutputFormat.Kind?
     /// How long to wait for another cardbake using the same output or cache folder; nil waits as long as it takes.
     public var lockTimeout: Duration?
+    /// The size the cache folder is collected down to, least recently used entries first, at the end
+    /// of a build that stored anything in it (`--cache-max-size`); nil lets it grow.
+    public var cacheMaxBytes: Int64?
 
     /// The default `maxPixels`: 100 megapixels.
     public static let defaultMaxPixels = 100_000_000
@@ -30,7 +33,7 @@ public struct BuildRequest: Sendable {
 
     public init(catalog: URL, output: URL, cache: URL?, jobs: Int = BuildRequest.defaultJobs,
                 maxPixels: Int = BuildRequest.defaultMaxPixels, scales: [Int]? = nil, format: OutputFormat.Kind? = nil,
-                lockTimeout: Duration? = nil) {
+                lockTimeout: Duration? = nil, cacheMaxBytes: Int64? = nil) {
         self.catalog = catalog
         self.output = output
         self.cache = cache
@@ -39,6 +42,7 @@ public struct BuildRequest: Sendable {
         self.scales = scales
         self.format = format
         self.lockTimeout = lockTimeout
+        self.cacheMaxBytes = cacheMaxBytes
     }
 
     /// The catalog as this request builds it: loaded with `scales` and `format` as its last style layer,

@@ -53,9 +53,12 @@ public struct Builder: Sendable {
         let fonts = FontResolver()
 
         let wholeBuild = WholeBuild(catalog: catalog, request: request, statCache: workspace.statCache, fonts: fonts)
-        if let wholeBuild, await wholeBuild.isUpToDate(catalog, in: output, records: records, pool: pool) {
+        // Only when the last build that ran its stages was this one (its record is in the index), so
+        // that the index, which garbage collection protects, stays that of the catalog built.
+        if let wholeBuild, workspace.store.indexes(wholeBuild.key),
+           await wholeBuild.isUpToDate(catalog, in: output, records: records, pool: pool) {
             events(.planned(total: catalog.cards.count, toRender: 0, failed: 0))
-            workspace.saveStatCache()
+            workspace.finishWholeBuild()
             return BuildReport(cards: catalog.cards.map(BuildReport.CardResult.cached),
                                seconds: (ContinuousClock.now - start).seconds, removed: [])
         }
@@ -82,9 +85,9 @@ public struct Builder: Sendable {
             try? await records.save(WholeBuild.outputDigest(manifest: manifestDigest, entries: written.entries,
                                                             of: catalog.cards), for: wholeBuild.key)
         }
-        workspace.saveIndexes()
+        let collected = workspace.finishBuild()
         return BuildReport(cards: zip(catalog.cards, final).map { $1.result(for: $0) },
-                           seconds: (ContinuousClock.now - start).seconds, removed: removed)
+                           seconds: (ContinuousClock.now - start).seconds, removed: removed, collected: collected)
     }
 
     /// Threads for each libvips pipeline when `workers` cards render at once: the cores shared

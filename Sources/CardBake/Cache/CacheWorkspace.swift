@@ -1,0 +1,70 @@
+import CardBakeCache
+import Foundation
+
+/// The cache a build uses: the artifact store behind its action-cache index, and the stat cache,
+/// in the cache folder; or in a temporary folder removed afterwards when the build runs without a cache.
+struct CacheWorkspace {
+    let store: IndexedArtifactStore
+    let statCache: StatCache
+    private let folder: URL?
+    private let temporary: URL?
+    /// The size the cache is collected down to at the end of a build that stored anything.
+    private let maxBytes: Int64?
+
+    init(request: BuildRequest) throws {
+        if let cache = request.cache {
+            folder = cache
+            temporary = nil
+            store = IndexedArtifactStore(base: try DiskArtifactStore(root: cache),
+                                         loadingIndexFrom: cache.appendingPathComponent(Self.indexFile))
+        } else {
+            folder = nil
+            let scratch = FileManager.default.temporaryDirectory
+                .appendingPathComponent("cardbake-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+            temporary = scratch
+            store = IndexedArtifactStore(base: try DiskArtifactStore(root: scratch), loadingIndexFrom: nil)
+        }
+        statCache = StatCache(loadingFrom: folder?.appendingPathComponent(Self.statCacheFile))
+        maxBytes = request.cacheMaxBytes
+    }
+
+    /// The stat cache's file name in the cache folder.
+    static let statCacheFile = "stat-cache"
+    /// The action-cache index's file name in the cache folder: the action results the last build
+    /// that ran its stages used, which garbage collection protects.
+    static let indexFile = "ac-index"
+
+    /// Ends a build that ran its stages: keeps the stat cache, the action-cache index, the time of
+    /// use of every entry it used and its hit rates for the next build and for `cache gc` and
+    /// `cache stats`; then, with a size limit, collects the cache down to it if the build stored
+    /// anything. A failure to save only costs the next build some reading, or some order of
+    /// collection; a collection that fails leaves the cache as it was. Returns what was collected.
+    func finishBuild() -> CacheCollection? {
+        guard let folder else { return nil }
+        let now = Int64(Date().timeIntervalSince1970)
+        try? statCache.save(to: folder.appendingPathComponent(Self.statCacheFile))
+        try? store.save(to: folder.appendingPathComponent(Self.indexFile))
+        var uses = CacheEntryUses(loadingFrom: folder)
+        uses.use(store.usedEntries, at: now)
+        try? uses.save(in: folder)
+        try? CacheUseRecord(finished: now, store: store.usage, statCache: statCache).save(in: folder)
+        guard let maxBytes, store.usage.stored else { return nil }
+        return try? CacheMaintenance.collect(in: folder, limit: CacheLimit(maxBytes: maxBytes), now: now)
+    }
+
+    /// Ends a build found up to date as a whole: keeps the stat cache and the hit rates only. It
+    /// looked up one action result; saving the index would drop the cards' entries from it, and
+    /// they stay protected as those of the last build that ran its stages.
+    func finishWholeBuild() {
+        guard let folder else { return }
+        try? statCache.save(to: folder.appendingPathComponent(Self.statCacheFile))
+        try? CacheUseRecord(finished: Int64(Date().timeIntervalSince1970), store: store.usage, statCache: statCache)
+            .save(in: folder)
+    }
+
+    func close() {
+        if let temporary {
+            try? FileManager.default.removeItem(at: temporary)
+        }
+    }
+}
