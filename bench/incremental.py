@@ -68,7 +68,7 @@ def demo_catalog(size, folder):
         if not (folder / "images" / image).exists():
             shutil.copy2(DEMO / source["image"], folder / "images" / image)
         cards.append({"id": f"card-{index:05d}", "image": f"images/{image}",
-                      "title": f"{source['title']} {index + 1}",
+                      "title": f"{index + 1}. {source['title']}",
                       "description": f"{source['description']} Card {index + 1} of {size}."})
     return {"version": 1, "style": {"scales": [1, 2, 3], "format": "png"}, "cards": cards}
 
@@ -150,10 +150,11 @@ def noop_figures(binary, cards, small):
 
 
 def retitled(document, generation):
-    """The catalog with every title marked as generation `generation`: new bitmaps, same backgrounds."""
+    """The catalog with every title marked as generation `generation` at its start (a title too
+    long for the card is cut at its end): new bitmaps, the same backgrounds."""
     copy = json.loads(json.dumps(document))
     for card in copy["cards"]:
-        card["title"] = f"{card['title']} (take {generation})"
+        card["title"] = f"Take {generation}: {card['title']}"
     return copy
 
 

@@ -42,7 +42,6 @@ package final class IndexedArtifactStore: ArtifactStoring {
     package func storeActionResult(_ record: Data, for key: ContentDigest) async throws {
         try await base.storeActionResult(record, for: key)
         index.withLock { $0.set(record, for: key) }
-        use.withLock { $0.usage.stored = true }
     }
 
     package func blob(_ digest: ContentDigest) async -> Data? {
@@ -77,7 +76,7 @@ package final class IndexedArtifactStore: ArtifactStoring {
         return Set(keys.map { CacheEntryID(.actionResult, $0) }).union(blobs.map { CacheEntryID(.blob, $0) })
     }
 
-    /// Look-ups answered and missed so far, and whether anything was stored.
+    /// Look-ups answered and missed so far.
     package var usage: StoreUsage {
         use.withLock { $0.usage }
     }
@@ -114,13 +113,12 @@ extension IndexedArtifactStore {
     }
 }
 
-/// Look-ups of a build's store: hits and misses of action results and blobs, and whether it stored anything.
-package struct StoreUsage: Sendable, Equatable, Codable {
+/// Look-ups of a build's store: hits and misses of action results and blobs.
+package struct StoreUsage: Sendable, Equatable {
     package var actionResultHits = 0
     package var actionResultMisses = 0
     package var blobHits = 0
     package var blobMisses = 0
-    package var stored = false
 }
 
 /// What a build did with its store: counts, and the blobs it read, found or stored.
@@ -142,7 +140,6 @@ private struct Use {
     }
 
     mutating func blobStored(_ digest: ContentDigest) {
-        usage.stored = true
         blobs.insert(digest)
     }
 }

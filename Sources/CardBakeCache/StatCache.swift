@@ -172,11 +172,15 @@ package final class StatCache: Sendable {
 
     /// `entries` with those racy now and on a file system with sub-second times waited out and
     /// checked against their files; an entry whose file changed is dropped. Entries with the
-    /// coarse margin are left as they are: waiting up to 2 s would cost more than reading them
-    /// again in the next build.
+    /// coarse margin are left as they are (waiting up to 2 s would cost more than reading them
+    /// again in the next build), and so are those with times after now (a clock set back, a
+    /// file dated in the future).
     private func settle(_ entries: [String: Entry]) -> [String: Entry] {
         let now = clock()
-        let racy = entries.filter { !$0.value.isTrusted(at: now) && $0.value.racyMargin == Self.fineRacyMargin }
+        let racy = entries.filter { _, entry in
+            !entry.isTrusted(at: now) && entry.racyMargin == Self.fineRacyMargin
+                && entry.trustedFrom <= now + Self.fineRacyMargin + 1
+        }
         guard let trustedFrom = racy.values.map(\.trustedFrom).max() else { return entries }
         if trustedFrom > now {
             sleep(trustedFrom - now)

@@ -36,7 +36,7 @@ enum DurationArgument {
 /// The cache size limit a build collects down to: `--cache-max-size`, else `CARDBAKE_CACHE_MAX_SIZE`.
 struct CacheSizeLimitOption: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "After a build that stored anything in the cache, remove its least recently used entries until it holds at most this much.",
+        "After a build that ran its stages, remove the least recently used cache entries until the cache holds at most this much.",
         discussion: "Bytes, or with a 1024-based suffix K, M, G or T (500M, 2G). Default: $CARDBAKE_CACHE_MAX_SIZE, else no limit.",
         valueName: "size"))
     var cacheMaxSize: String?

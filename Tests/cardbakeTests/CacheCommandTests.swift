@@ -1,5 +1,6 @@
 @testable import CardBake
 import CardBakeCache
+import CardBakeFiles
 import CardBakeManifest
 import Foundation
 import Testing
@@ -117,6 +118,25 @@ struct CacheCommandTests {
             #expect(result.status == 2, result.comment)
             #expect(result.stderr.contains("error: \(named) takes a"), result.comment)
             #expect(!sandbox.exists("OUT"))
+        }
+    }
+
+    @Test("gc and stats keep out of a cache a build holds: --lock-timeout gives up with exit 3 and nothing changes",
+          arguments: [["cache", "gc", "--max-size", "0"], ["cache", "stats"]])
+    func lockedCache(command: [String]) throws {
+        try Sandbox.with { sandbox in
+            // Given a cache that another process (a build) holds
+            try Self.build(1, in: sandbox)
+            let before = sandbox.listing(".cardbake")
+            let held = try DirectoryLock.acquire(sandbox.url(".cardbake"), mode: .exclusive, creating: false,
+                                                 timeout: .zero, cancellation: Cancellation(), waiting: { _ in })
+            // When
+            let result = try sandbox.run(command + ["--lock-timeout", "0.2"])
+            held?.release()
+            // Then
+            #expect(result.status == 3, result.comment)
+            #expect(result.stderr.contains("(pid \(getpid()))"), result.comment)
+            #expect(sandbox.listing(".cardbake") == before)
         }
     }
 

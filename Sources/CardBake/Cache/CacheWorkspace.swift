@@ -8,7 +8,7 @@ struct CacheWorkspace {
     let statCache: StatCache
     private let folder: URL?
     private let temporary: URL?
-    /// The size the cache is collected down to at the end of a build that stored anything.
+    /// The size the cache is collected down to at the end of a build that ran its stages.
     private let maxBytes: Int64?
 
     init(request: BuildRequest) throws {
@@ -36,8 +36,7 @@ struct CacheWorkspace {
 
     /// Ends a build that ran its stages: keeps the stat cache, the action-cache index, the time of
     /// use of every entry it used and its hit rates for the next build and for `cache gc` and
-    /// `cache stats`; then, with a size limit, collects the cache down to it if the build stored
-    /// anything. A failure to save only costs the next build some reading, or some order of
+    /// `cache stats`; then, with a size limit, collects the cache down to it. A failure to save only costs the next build some reading, or some order of
     /// collection; a collection that fails leaves the cache as it was. Returns what was collected.
     func finishBuild() -> CacheCollection? {
         guard let folder else { return nil }
@@ -48,13 +47,14 @@ struct CacheWorkspace {
         uses.use(store.usedEntries, at: now)
         try? uses.save(in: folder)
         try? CacheUseRecord(finished: now, store: store.usage, statCache: statCache).save(in: folder)
-        guard let maxBytes, store.usage.stored else { return nil }
+        guard let maxBytes else { return nil }
         return try? CacheMaintenance.collect(in: folder, limit: CacheLimit(maxBytes: maxBytes), now: now)
     }
 
     /// Ends a build found up to date as a whole: keeps the stat cache and the hit rates only. It
     /// looked up one action result; saving the index would drop the cards' entries from it, and
-    /// they stay protected as those of the last build that ran its stages.
+    /// they stay protected as those of the last build that ran its stages. It stored nothing, so
+    /// the cache needs no collection.
     func finishWholeBuild() {
         guard let folder else { return }
         try? statCache.save(to: folder.appendingPathComponent(Self.statCacheFile))

@@ -15,7 +15,8 @@ import Vips
 /// 5. write: the output folder and the manifest, in one final step.
 ///
 /// A catalog built before with the same inputs, into an output folder still as that build left it,
-/// is recognised as a whole (``WholeBuild``) before the stages: nothing is planned or written.
+/// is recognised as a whole (``WholeBuild``) before the stages, when that was the last build to run
+/// its stages with the cache: nothing is planned or written.
 ///
 /// A card that fails is reported and left out; the others are built. Cancelling stops the workers
 /// and leaves the output folder untouched (finished cards stay in the cache for the next build).

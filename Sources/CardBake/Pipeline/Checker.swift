@@ -43,7 +43,6 @@ public struct Checker: Sendable {
     /// build decides it), there is no difference and no card is planned; otherwise every card is
     /// compared with its manifest entry.
     public func run(waiting: (URL, LockHolder) -> Void = { _, _ in }) async throws -> [Finding] {
-        try Vips.start()
         let catalog = try request.loadCatalog()
         let lock = try WorkspaceLock(checking: request, waiting: waiting)
         defer { lock.release() }
@@ -53,6 +52,7 @@ public struct Checker: Sendable {
         if try await isBuiltAsAWhole(catalog, in: output, fonts: fonts) {
             return []
         }
+        try Vips.start()
         let planner = Planner(statCache: statCache, fonts: fonts)
         let manifestURL = output.manifestURL
         let entries = CardManifest.read(from: manifestURL)?.cards ?? []

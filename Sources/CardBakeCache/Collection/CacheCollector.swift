@@ -43,7 +43,12 @@ package struct CacheCollector: Sendable {
     package func collect(_ limit: CacheLimit, protecting protectedKeys: Set<ContentDigest>, now: Int64,
                          removing: (CacheInventory.Item) -> Void = { _ in }) throws -> Outcome {
         var uses = CacheEntryUses(loadingFrom: store.root)
-        var plan = RemovalPlan(inventory: CacheInventory(store: store, uses: uses), store: store, references: references)
+        let inventory = CacheInventory(store: store, uses: uses)
+        if limit.maxAge == nil, inventory.totalBytes <= limit.maxBytes ?? .max {
+            // Nothing to remove: the records are not even read.
+            return Outcome(keptEntries: inventory.items.count, keptBytes: inventory.totalBytes)
+        }
+        var plan = RemovalPlan(inventory: inventory, store: store, references: references)
         let protected = plan.closure(ofActionResults: protectedKeys)
         let order = plan.leastRecentlyUsedFirst()
         if let maxAge = limit.maxAge {
