@@ -137,15 +137,17 @@ def noop_figures(binary, cards, small):
     later_checks = [builds.check(catalog, "out") for _ in range(LATER_RUNS)]
     if any(run[2] for run in [first_noop, *later_noops]):
         raise IncrementalError("a no-op rebuild rendered cards")
-    median = lambda runs: statistics.median(run[0] for run in runs)
+    median = lambda runs, index: statistics.median(run[index] for run in runs)
+    seconds = lambda wall, cpu: f"{wall:.3f} s wall, {cpu:.3f} s CPU"
+    verdict = lambda wall: f"< {NOOP_TARGET} s: {'pass' if wall < NOOP_TARGET else '**FAIL**'}"
     return [
         [f"cold build, {cards:,} cards", f"{cold[0]:.2f} s wall, {cold[1]:.2f} s CPU", "—"],
-        ["first no-op rebuild right after it", f"{first_noop[0]:.3f} s (stat cache: {hits} hits, {misses} misses)",
-         f"< {NOOP_TARGET} s: {'pass' if first_noop[0] < NOOP_TARGET else '**FAIL**'}"],
-        [f"later no-op rebuilds (median of {LATER_RUNS})", f"{median(later_noops):.3f} s", "—"],
-        ["first `check` right after the cold build (exit 0)", f"{first_check[0]:.3f} s",
-         f"as a no-op rebuild: {'pass' if first_check[0] < NOOP_TARGET else '**FAIL**'}"],
-        [f"later checks (median of {LATER_RUNS})", f"{median(later_checks):.3f} s", "—"],
+        ["first no-op rebuild right after it",
+         f"{seconds(*first_noop[:2])} (stat cache: {hits} hits, {misses} misses)", verdict(first_noop[0])],
+        [f"later no-op rebuilds (median of {LATER_RUNS})", seconds(median(later_noops, 0), median(later_noops, 1)), "—"],
+        ["first `check` right after the cold build (exit 0)", seconds(*first_check[:2]),
+         f"like a no-op rebuild, {verdict(first_check[0])}"],
+        [f"later checks (median of {LATER_RUNS})", seconds(median(later_checks, 0), median(later_checks, 1)), "—"],
     ]
 
 
@@ -206,6 +208,7 @@ def main():
     parser.add_argument("--small", action="store_true", help="the demo images instead of 12 MP photos")
     parser.add_argument("--results", type=Path, help="the markdown file to write the section into")
     arguments = parser.parse_args()
+    load = os.getloadavg()[0]
     rows = noop_figures(arguments.binary, arguments.cards, arguments.small)
     rows += gc_figures(arguments.binary, arguments.gc_cards, arguments.small)
     photos = "the demo images (--small: not a result)" if arguments.small else "12 MP photos (make_data.py)"
@@ -213,7 +216,8 @@ def main():
     section = "\n".join([
         TITLE, "",
         f"Command: `{command}`. Cards over {photos}, scales 1x, 2x, 3x; every command starts as soon as "
-        "the one before it has ended. One run of each first figure.", "",
+        "the one before it has ended. One run of each first figure. Load average when it started: "
+        f"{load:.1f} on {os.cpu_count()} cores.", "",
         "| figure | measured | target |", "|---|---|---|",
         *("| " + " | ".join(row) + " |" for row in rows),
     ])
