@@ -489,6 +489,7 @@ def main():
     report = compose_report(results)
     print(report)
     results.write_section(RESULTS, "builds", report)
+    run([sys.executable, BENCH / "incremental.py", "--binary", binary, "--results", RESULTS, *(["--cards", "1000", "--gc-cards", "100"] if QUICK else [])], "incremental", show_output=True)
     progress(f"wrote {RESULTS.relative_to(REPO)}")
 
 

@@ -24,6 +24,8 @@ public struct DiskArtifactStore: ArtifactStoring {
 
     /// The cache directory, e.g. a project's `.cardbake/`.
     public let root: URL
+    /// False for a store opened only to read: it creates nothing and leaves damaged entries in place.
+    private let writable: Bool
     private let verified = VerifiedBlobs()
 
     /// Opens the store in `root`, creating the directory and its `VERSION` file if missing.
@@ -32,7 +34,21 @@ public struct DiskArtifactStore: ArtifactStoring {
     ///   ``FileSystemError/cannotRead(path:errno:)`` or ``FileSystemError/cannotWrite(path:errno:)``
     ///   if the marker cannot be read or written.
     public init(root: URL) throws {
+        try self.init(root: root, writable: true)
+    }
+
+    /// Opens the store in `root` to read it only (`cardbake check`): nothing is created, a folder
+    /// without `VERSION` reads as empty, and a damaged entry is a miss that stays where it is.
+    ///
+    /// - Throws: ``CacheError/incompatibleStore(path:found:)`` if `VERSION` names another layout;
+    ///   ``FileSystemError/cannotRead(path:errno:)`` if it cannot be read.
+    package init(readingFrom root: URL) throws {
+        try self.init(root: root, writable: false)
+    }
+
+    private init(root: URL, writable: Bool) throws {
         self.root = root
+        self.writable = writable
         let marker = root.appendingPathComponent("VERSION")
         let expected = Data((Self.layout + "\n").utf8)
         do {
@@ -43,7 +59,9 @@ public struct DiskArtifactStore: ArtifactStoring {
                                                    found: summary.trimmingCharacters(in: .whitespacesAndNewlines))
             }
         } catch FileSystemError.cannotRead(_, ENOENT) {
-            try AtomicFileWriter.write(expected, to: marker)
+            if writable {
+                try AtomicFileWriter.write(expected, to: marker)
+            }
         }
     }
 
@@ -61,7 +79,7 @@ public struct DiskArtifactStore: ArtifactStoring {
               let entry = try? file.readToEnd() else { return nil }
         // A blob ``containsBlob(_:)`` just hashed, unchanged since, is not hashed again.
         guard verified.holds(digest, as: status) || ContentDigest.sha256(entry) == digest else {
-            unlink(path)
+            discard(path)
             return nil
         }
         return entry
@@ -72,7 +90,7 @@ public struct DiskArtifactStore: ArtifactStoring {
         guard let file = try? ReadableFile(path: path), let status = try? file.status(),
               let found = try? ContentDigest.sha256(of: file) else { return false }
         guard found == digest else {
-            unlink(path)
+            discard(path)
             return false
         }
         verified.note(digest, as: status)
@@ -109,10 +127,17 @@ public struct DiskArtifactStore: ArtifactStoring {
         let path = url.fileSystemPath
         guard let entry = try? ReadableFile(path: path).readToEnd() else { return nil }
         guard let payload = check(entry) else {
-            unlink(path)
+            discard(path)
             return nil
         }
         return payload
+    }
+
+    /// Removes a damaged entry, unless the store is only read.
+    private func discard(_ path: String) {
+        if writable {
+            unlink(path)
+        }
     }
 
     /// Writes an entry unless an identical one is already there, which makes repeated stores cheap.

@@ -10,23 +10,33 @@ import Synchronization
 /// Blobs always go to the underlying store, which checks them. ``save(to:)`` keeps the entries this
 /// build used, so the next build of the same catalog makes one read instead of one per card and
 /// scale. The index is a copy: losing it, or finding it damaged, only costs the lookups it saved.
+///
+/// It also notes which blobs the build read, checked or stored, and counts hits and misses, for the
+/// cache's record of use (``CacheEntryUses``) and its statistics.
 package final class IndexedArtifactStore: ArtifactStoring {
     private let base: any ArtifactStoring
     private let index: Mutex<UsedEntries<ContentDigest, Data>>
+    private let use = Mutex(Use())
 
     /// Wraps `base`, with the index saved in `file`; an empty index if `file` is nil, missing,
     /// damaged or of another format version.
     package init(base: any ArtifactStoring, loadingIndexFrom file: URL?) {
         self.base = base
-        let saved = file.flatMap { try? ReadableFile(path: $0.fileSystemPath).readToEnd() }
-        index = Mutex(UsedEntries(loaded: saved.flatMap(Self.decodeEntries) ?? [:]))
+        index = Mutex(UsedEntries(loaded: file.flatMap(Self.savedEntries) ?? [:]))
     }
 
     package func actionResult(for key: ContentDigest) async -> Data? {
-        if let indexed = index.withLock({ $0.value(for: key) }) { return indexed }
-        guard let record = await base.actionResult(for: key) else { return nil }
-        index.withLock { $0.set(record, for: key) }
-        return record
+        let found: Data?
+        if let indexed = index.withLock({ $0.value(for: key) }) {
+            found = indexed
+        } else {
+            found = await base.actionResult(for: key)
+            if let found {
+                index.withLock { $0.set(found, for: key) }
+            }
+        }
+        use.withLock { $0.actionResultLookedUp(found: found != nil) }
+        return found
     }
 
     package func storeActionResult(_ record: Data, for key: ContentDigest) async throws {
@@ -35,16 +45,40 @@ package final class IndexedArtifactStore: ArtifactStoring {
     }
 
     package func blob(_ digest: ContentDigest) async -> Data? {
-        await base.blob(digest)
+        let blob = await base.blob(digest)
+        use.withLock { $0.blobLookedUp(digest, found: blob != nil) }
+        return blob
     }
 
     package func containsBlob(_ digest: ContentDigest) async -> Bool {
-        await base.containsBlob(digest)
+        let found = await base.containsBlob(digest)
+        use.withLock { $0.blobLookedUp(digest, found: found) }
+        return found
     }
 
     @discardableResult
     package func storeBlob(_ data: Data) async throws -> ContentDigest {
-        try await base.storeBlob(data)
+        let digest = try await base.storeBlob(data)
+        use.withLock { $0.blobStored(digest) }
+        return digest
+    }
+
+    /// Whether the index holds an action result under `key` (loaded, or stored or found since).
+    package func indexes(_ key: ContentDigest) -> Bool {
+        index.withLock { $0.contains(key) }
+    }
+
+    /// The entries this build used so far: action results looked up (found) or stored, and blobs
+    /// read, found or stored.
+    package var usedEntries: Set<CacheEntryID> {
+        let keys = index.withLock { $0.usedKeys }
+        let blobs = use.withLock { $0.blobs }
+        return Set(keys.map { CacheEntryID(.actionResult, $0) }).union(blobs.map { CacheEntryID(.blob, $0) })
+    }
+
+    /// Look-ups answered and missed so far.
+    package var usage: StoreUsage {
+        use.withLock { $0.usage }
     }
 
     /// Writes atomically to `file` the action results looked up or stored since loading; writes
@@ -53,6 +87,60 @@ package final class IndexedArtifactStore: ArtifactStoring {
         guard let pending = index.withLock({ $0.pendingSave() }) else { return }
         try AtomicFileWriter.write(Self.encode(pending.entries), to: file)
         index.withLock { $0.saved(pending.generation) }
+    }
+}
+
+extension IndexedArtifactStore {
+    /// The keys of the index saved in `file`: the action results the build that saved it used.
+    package static func keys(inIndexAt file: URL) -> Set<ContentDigest> {
+        Set(savedEntries(in: file)?.keys ?? [:].keys)
+    }
+
+    /// Rewrites the index saved in `file` without `keys` (entries removed from the cache, which it
+    /// must no longer answer); a missing or unreadable index is left as it is.
+    ///
+    /// - Throws: the errors of ``AtomicFileWriter/write(_:to:)``.
+    package static func remove(_ keys: Set<ContentDigest>, fromIndexAt file: URL) throws {
+        guard let entries = savedEntries(in: file) else { return }
+        let kept = entries.filter { !keys.contains($0.key) }
+        if kept.count != entries.count {
+            try AtomicFileWriter.write(encode(kept), to: file)
+        }
+    }
+
+    private static func savedEntries(in file: URL) -> [ContentDigest: Data]? {
+        (try? ReadableFile(path: file.fileSystemPath).readToEnd()).flatMap(decodeEntries)
+    }
+}
+
+/// Look-ups of a build's store: hits and misses of action results and blobs.
+package struct StoreUsage: Sendable, Equatable {
+    package var actionResultHits = 0
+    package var actionResultMisses = 0
+    package var blobHits = 0
+    package var blobMisses = 0
+}
+
+/// What a build did with its store: counts, and the blobs it read, found or stored.
+private struct Use {
+    var usage = StoreUsage()
+    var blobs: Set<ContentDigest> = []
+
+    mutating func actionResultLookedUp(found: Bool) {
+        if found { usage.actionResultHits += 1 } else { usage.actionResultMisses += 1 }
+    }
+
+    mutating func blobLookedUp(_ digest: ContentDigest, found: Bool) {
+        if found {
+            usage.blobHits += 1
+            blobs.insert(digest)
+        } else {
+            usage.blobMisses += 1
+        }
+    }
+
+    mutating func blobStored(_ digest: ContentDigest) {
+        blobs.insert(digest)
     }
 }
 

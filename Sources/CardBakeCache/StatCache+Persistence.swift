@@ -4,23 +4,26 @@ import Foundation
 
 /// The stat-cache file, all integers big-endian:
 ///
-///     "cardbake-stat-cache 1\n"
+///     "cardbake-stat-cache 2\n"
 ///     UInt32 entry count
+///     Int64 saved at: the moment of recording of every entry (nanoseconds since 1970)
 ///     per entry: UInt32 path length, path (UTF-8), Int64 size, Int64 modification time,
-///                UInt64 inode, Int64 change time, Int64 recorded at, 32 digest bytes
+///                UInt64 inode, Int64 change time, 32 digest bytes
 ///     32-byte SHA-256 of everything before it
 ///
 /// A file that does not start with this exact header, or fails its checksum, is ignored whole:
 /// changing the format means changing the header's version.
 extension StatCache {
-    private static let header = Array("cardbake-stat-cache 1\n".utf8)
+    private static let header = Array("cardbake-stat-cache 2\n".utf8)
     /// The bytes of an entry other than its path.
-    private static let fixedEntrySize = 4 + 5 * 8 + 32
+    private static let fixedEntrySize = 4 + 4 * 8 + 32
 
-    package static func encode(_ entries: [String: Entry]) -> Data {
+    /// The file holding `entries`, recorded at `savedAt` (their own moments of recording are not kept).
+    package static func encode(_ entries: [String: Entry], savedAt: Int64) -> Data {
         var bytes = header
-        bytes.reserveCapacity(header.count + 4 + entries.count * (fixedEntrySize + 64) + 32)
+        bytes.reserveCapacity(header.count + 12 + entries.count * (fixedEntrySize + 64) + 32)
         bytes.appendBigEndian(UInt32(entries.count))
+        bytes.appendBigEndian(savedAt)
         for (path, entry) in entries {
             bytes.appendBigEndian(UInt32(path.utf8.count))
             bytes.append(contentsOf: path.utf8)
@@ -28,18 +31,18 @@ extension StatCache {
             bytes.appendBigEndian(entry.status.modificationTime)
             bytes.appendBigEndian(entry.status.inode)
             bytes.appendBigEndian(entry.status.changeTime)
-            bytes.appendBigEndian(entry.recordedAt)
             bytes.append(contentsOf: entry.digest.bytes)
         }
         return Data(bytes).appendingChecksum()
     }
 
-    /// The entries in a stat-cache file; nil if it is not one, of this version, intact.
+    /// The entries in a stat-cache file, each recorded when the file was saved; nil if it is not
+    /// one, of this version, intact.
     package static func decodeEntries(_ file: Data) -> [String: Entry]? {
         guard file.starts(with: header), let body = file.removingChecksum() else { return nil }
         return body.withUnsafeBytes { bytes in
             var reader = BinaryReader(bytes: bytes, offset: header.count)
-            guard let count = reader.integer(UInt32.self) else { return nil }
+            guard let count = reader.integer(UInt32.self), let savedAt = reader.integer(Int64.self) else { return nil }
             var entries: [String: Entry] = [:]
             // The count is checked against the entries read; bounding the reservation by the bytes left
             // keeps a file with a huge count from reserving memory it does not describe.
@@ -51,13 +54,12 @@ extension StatCache {
                       let modificationTime = reader.integer(Int64.self),
                       let inode = reader.integer(UInt64.self),
                       let changeTime = reader.integer(Int64.self),
-                      let recordedAt = reader.integer(Int64.self),
                       let digestBytes = reader.bytes(32),
                       let digest = ContentDigest(bytes: digestBytes) else { return nil }
                 let status = FileStatus(size: size, modificationTime: modificationTime, inode: inode,
                                         changeTime: changeTime)
                 entries[String(decoding: path, as: UTF8.self)] = Entry(status: status, digest: digest,
-                                                                       recordedAt: recordedAt)
+                                                                       recordedAt: savedAt)
             }
             return reader.remaining == 0 && entries.count == Int(count) ? entries : nil
         }

@@ -7,19 +7,24 @@ import Synchronization
 /// Remembers files' SHA-256 digests by path and `stat`, so that unchanged files are not read again.
 ///
 /// An entry holds the file's size, modification time, inode and change time (all to the
-/// nanosecond), its digest, and the moment it was recorded. It is used only when the file's
-/// current `stat` still matches *and* the entry is not "racy": both times must be older than the
-/// moment of recording by more than the file system's timestamp granularity. Otherwise a write
-/// landing in the same timestamp tick as the one hashed, with the same size, could go unnoticed,
-/// as git's "racily clean" entries can. A racy entry is re-hashed, and the new entry, recorded
-/// later, is trusted from then on.
+/// nanosecond) and its digest. It is used only when the file's current `stat` still matches *and*
+/// the entry is not "racy", git's rule: both times must be older, by more than the file system's
+/// timestamp granularity, than the moment the entry was recorded. Otherwise a write landing in the
+/// same timestamp tick as the one hashed, with the same size, could go unnoticed. Within the
+/// process, the moment of recording is the clock just before the file was examined; for an entry
+/// loaded from a file, it is the moment that file was saved (``save(to:)``), after every entry in
+/// it was examined. A racy entry is re-hashed, and the new entry, recorded later, is trusted from
+/// then on.
 ///
 /// The granularity is not asked of the file system but read from the times themselves: a file
 /// whose times both have a sub-second part lives on a file system with sub-second timestamps
 /// (ext4, XFS, Btrfs, tmpfs: one kernel clock tick, at most 10 ms; exFAT: 10 ms), and gets a
-/// margin of 100 ms. Whole-second times (ext3, FAT's 2 s, or a rare exact second) get 2 s. A
-/// file recorded just after it was written (an output) is therefore racy: the next lookup reads
-/// it once, and from then on it is trusted.
+/// margin of 100 ms. Whole-second times (ext3, FAT's 2 s, or a rare exact second) get 2 s.
+///
+/// Saving settles the entries still inside the margin, such as the outputs a build has just
+/// written: it waits out the fine margin (at most 100 ms) and hashes those few files again, keeping
+/// an entry only if the file still has its `stat` and digest. Any later write then gets a newer
+/// time, so the saved entries are trusted by the next build without reading the files.
 ///
 /// Safe to use from many threads. Paths are made absolute and lexically normalised; symbolic
 /// links are followed but not resolved, so two paths to one file have two entries.
@@ -34,14 +39,22 @@ package final class StatCache: Sendable {
     package struct Entry: Equatable, Sendable {
         var status: FileStatus
         var digest: ContentDigest
-        /// When the entry was made, in nanoseconds since 1970, taken before the file was examined.
+        /// When the entry was made, in nanoseconds since 1970: taken before the file was examined,
+        /// or, for an entry loaded from a file, when that file was saved.
         var recordedAt: Int64
 
         /// Whether any later write to the file must have changed its status.
-        var isTrusted: Bool {
-            let threshold = recordedAt - racyMargin
+        var isTrusted: Bool { isTrusted(at: recordedAt) }
+
+        /// Whether the entry would be trusted if recorded at `moment`: both times strictly older
+        /// than `moment` minus the margin.
+        func isTrusted(at moment: Int64) -> Bool {
+            let threshold = moment - racyMargin
             return status.modificationTime < threshold && status.changeTime < threshold
         }
+
+        /// The first moment at which the entry would be trusted.
+        var trustedFrom: Int64 { max(status.modificationTime, status.changeTime) + racyMargin + 1 }
 
         /// The margin for this file's times: see ``StatCache``.
         var racyMargin: Int64 {
@@ -67,18 +80,22 @@ package final class StatCache: Sendable {
 
     private let state: Mutex<State>
     private let clock: @Sendable () -> Int64
+    private let sleep: @Sendable (_ nanoseconds: Int64) -> Void
 
     /// A cache holding the entries saved in `file`; empty if `file` is nil, missing, unreadable,
     /// damaged or of another format version.
     package convenience init(loadingFrom file: URL?) {
-        self.init(loadingFrom: file, clock: StatCache.currentTime)
+        self.init(loadingFrom: file, clock: StatCache.currentTime, sleep: StatCache.sleep(nanoseconds:))
     }
 
-    /// As the package initialiser, with `clock` (nanoseconds since 1970) standing in for the system's.
-    package init(loadingFrom file: URL?, clock: @escaping @Sendable () -> Int64) {
+    /// As the package initialiser, with `clock` (nanoseconds since 1970) standing in for the
+    /// system's, and `sleep` for waiting that many nanoseconds on it.
+    package init(loadingFrom file: URL?, clock: @escaping @Sendable () -> Int64,
+                 sleep: @escaping @Sendable (_ nanoseconds: Int64) -> Void) {
         let saved = file.flatMap { try? ReadableFile(path: $0.fileSystemPath).readToEnd() }
         state = Mutex(State(entries: UsedEntries(loaded: saved.flatMap(Self.decodeEntries) ?? [:])))
         self.clock = clock
+        self.sleep = sleep
     }
 
     /// The SHA-256 of the file's bytes: the recorded digest when the file's `stat` matches a trusted
@@ -122,9 +139,8 @@ package final class StatCache: Sendable {
     /// Records the digest of bytes the caller wrote to `url` (an output file, say), so that they
     /// need not be read back.
     ///
-    /// The racy rule applies as to any entry: recorded within the margin of the file's last change
-    /// (100 ms on file systems with sub-second times), the entry is not trusted, and the next
-    /// lookup reads the file once.
+    /// The racy rule applies as to any entry: within this process, an entry recorded within the
+    /// margin of the file's last change is not trusted; ``save(to:)`` settles it.
     ///
     /// - Throws: ``FileSystemError/cannotRead(path:errno:)`` if the file cannot be examined.
     package func record(_ digest: ContentDigest, forFileAt url: URL) throws {
@@ -141,11 +157,45 @@ package final class StatCache: Sendable {
     /// files that left the build (deleted images, removed cards' outputs) do not accumulate; writes
     /// nothing if that would not change the file.
     ///
+    /// The entries still inside the fine margin are settled first (see ``StatCache``): one wait until
+    /// the newest of their times is past the margin, then each file is examined and hashed again, and
+    /// its entry kept only when both still match. The file records the moment after that as the
+    /// moment of recording of every entry in it.
+    ///
     /// - Throws: the errors of ``AtomicFileWriter/write(_:to:)``.
     package func save(to file: URL) throws {
         guard let pending = state.withLock({ $0.entries.pendingSave() }) else { return }
-        try AtomicFileWriter.write(Self.encode(pending.entries), to: file)
+        let entries = settle(pending.entries)
+        try AtomicFileWriter.write(Self.encode(entries, savedAt: clock()), to: file)
         state.withLock { $0.entries.saved(pending.generation) }
+    }
+
+    /// `entries` with those racy now and on a file system with sub-second times waited out and
+    /// checked against their files; an entry whose file changed is dropped. Entries with the
+    /// coarse margin are left as they are (waiting up to 2 s would cost more than reading them
+    /// again in the next build), and so are those with times after now (a clock set back, a
+    /// file dated in the future).
+    private func settle(_ entries: [String: Entry]) -> [String: Entry] {
+        let now = clock()
+        let racy = entries.filter { _, entry in
+            !entry.isTrusted(at: now) && entry.racyMargin == Self.fineRacyMargin
+                && entry.trustedFrom <= now + Self.fineRacyMargin + 1
+        }
+        guard let trustedFrom = racy.values.map(\.trustedFrom).max() else { return entries }
+        if trustedFrom > now {
+            sleep(trustedFrom - now)
+        }
+        var settled = entries
+        for (path, entry) in racy {
+            settled[path] = Self.unchanged(entry, at: path) ? entry : nil
+        }
+        return settled
+    }
+
+    /// Whether the file at `path` still has the entry's status and digest.
+    private static func unchanged(_ entry: Entry, at path: String) -> Bool {
+        guard let file = try? ReadableFile(path: path), (try? file.status()) == entry.status else { return false }
+        return (try? ContentDigest.sha256(of: file)) == entry.digest
     }
 
     /// Lookups answered from an entry without reading the file.
@@ -165,6 +215,15 @@ package final class StatCache: Sendable {
 
     private func remember(_ entry: Entry, forPath path: String) {
         state.withLock { $0.entries.set(entry, for: path) }
+    }
+
+    /// Waits `nanoseconds` on the system's clock.
+    package static func sleep(nanoseconds: Int64) {
+        var remaining = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        var requested = remaining
+        while nanosleep(&requested, &remaining) != 0 && errno == EINTR {
+            requested = remaining
+        }
     }
 
     /// The system's wall-clock time in nanoseconds since 1970, the clock file times are set from.

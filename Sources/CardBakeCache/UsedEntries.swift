@@ -14,6 +14,14 @@ package struct UsedEntries<Key: Hashable, Value: Equatable> {
 
     package var count: Int { entries.count }
 
+    /// Whether there is an entry for `key`; it is not marked used.
+    package func contains(_ key: Key) -> Bool {
+        entries[key] != nil
+    }
+
+    /// The keys used since loading.
+    package var usedKeys: Set<Key> { used }
+
     /// The entry for `key`, if any, marking it used when `accept` takes it.
     package mutating func value(for key: Key, if accept: (Value) -> Bool = { _ in true }) -> Value? {
         guard let value = entries[key], accept(value) else { return nil }

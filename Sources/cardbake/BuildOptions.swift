@@ -8,6 +8,7 @@ import Foundation
 struct BuildOptions: ParsableArguments {
     @OptionGroup var location: LocationOptions
     @OptionGroup var cache: CacheOptions
+    @OptionGroup var cacheLimit: CacheSizeLimitOption
     @OptionGroup var lock: LockOptions
     @OptionGroup var verbosity: VerbosityOptions
 
@@ -57,7 +58,8 @@ struct BuildOptions: ParsableArguments {
         BuildRequest(catalog: location.catalogURL, output: location.output.url,
                      cache: noCache ? nil : cache.cacheURL, jobs: jobs, maxPixels: maxPixels,
                      scales: try overrides.parsedScales(), format: overrides.format,
-                     lockTimeout: lock.timeout, shard: try parsedShard, strict: strict)
+                     lockTimeout: lock.timeout, shard: try parsedShard, strict: strict,
+                     cacheMaxBytes: try cacheLimit.maxBytes())
     }
 }
 
@@ -90,6 +92,9 @@ struct BuildRun {
             console.error("\(options.location.catalog): \(failure.location): \(failure.reason ?? "unknown reason")")
         }
         console.result(report.summary)
+        if let collected = report.collected {
+            console.note("cache: \(collected)")
+        }
         if let path = options.report {
             do {
                 try AtomicFileWriter.write(report.encoded(), to: URL(fileURLWithPath: path))

@@ -18,7 +18,8 @@ struct Cardbake: AsyncParsableCommand {
             for longer than --lock-timeout; 130 interrupted (143 on SIGTERM).
             """,
         version: "cardbake \(Builder.version) (libvips \(Builder.libvipsVersion))",
-        subcommands: [BuildCommand.self, WatchCommand.self, CheckCommand.self, CleanCommand.self, MergeCommand.self],
+        subcommands: [BuildCommand.self, WatchCommand.self, CheckCommand.self, CleanCommand.self, MergeCommand.self,
+                      CacheCommand.self],
         defaultSubcommand: BuildCommand.self
     )
 }

@@ -4,7 +4,7 @@ import CardBakeCatalog
 import CardBakeFiles
 import Foundation
 
-struct CheckCommand: ParsableCommand {
+struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Write nothing; exit 0 when the output matches what a build would produce, 1 when not.",
@@ -17,12 +17,12 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var overrides: RenderOverrideOptions
     @OptionGroup var verbosity: VerbosityOptions
 
-    func run() throws {
+    func run() async throws {
         let console = Console(verbosity: verbosity)
         let request = BuildRequest(catalog: location.catalogURL, output: location.output.url, cache: cache.cacheURL,
                                    scales: try overrides.parsedScales(), format: overrides.format,
                                    lockTimeout: lock.timeout)
-        let findings = try Checker(request: request).run(waiting: console.waiting)
+        let findings = try await Checker(request: request).run(waiting: console.waiting)
         for finding in findings {
             console.result(finding.description)
         }

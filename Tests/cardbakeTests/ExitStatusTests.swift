@@ -38,11 +38,11 @@ struct ExitStatusTests {
         }
     }
 
-    @Test("A cache folder of another layout: exit 2, saying how to start again")
-    func incompatibleCache() throws {
+    @Test("A cache folder of another layout: exit 2, saying how to start again", arguments: ["build", "check"])
+    func incompatibleCache(command: String) throws {
         try Self.withCatalog { sandbox in
             try sandbox.write("cardbake-cache 0\n", to: ".cardbake/VERSION")
-            let result = try sandbox.run(["build", "catalog.json", "--output", "OUT"])
+            let result = try sandbox.run([command, "catalog.json", "--output", "OUT"])
             Self.expectOneError(result, status: 2, containing: [".cardbake", "clean --only cache"])
         }
     }

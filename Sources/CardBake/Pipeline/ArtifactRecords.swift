@@ -92,3 +92,16 @@ private extension BinaryReader {
         return String(decoding: bytes, as: UTF8.self)
     }
 }
+
+/// The blobs an action result of a build names, whatever its type, so that garbage collection keeps
+/// a blob while a record names it. A record type that names a blob must be read here.
+enum ArtifactReferences {
+    static func blobs(namedBy record: Data) -> [ContentDigest] {
+        if let image = RenderedImageRecord(cacheBytes: record) {
+            return [image.blob]
+        }
+        // A background's record; the digest records of a manifest or a whole build name no blob,
+        // and the collector ignores a digest the store does not hold.
+        return ContentDigest(cacheBytes: record).map { [$0] } ?? []
+    }
+}

@@ -86,11 +86,14 @@ public struct BuildReport: Codable, Sendable, Equatable {
     public var removed: [String]
     /// nil only in a report made in code.
     public var parallelism: Parallelism? = nil
+    /// What the cache's size limit (`BuildRequest.cacheMaxBytes`) made the build remove from the
+    /// cache; nil when no collection ran.
+    public var collected: CacheCollection?
     /// The files the build read: the catalog, every card's image and font files. Not in `--report`.
     public var inputs: Set<URL> = []
 
     private enum CodingKeys: String, CodingKey {
-        case cards, seconds, removed, parallelism
+        case cards, seconds, removed, parallelism, collected
     }
 
     public func count(_ status: Status) -> Int { cards.filter { $0.status == status }.count }

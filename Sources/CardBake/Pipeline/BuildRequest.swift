@@ -26,6 +26,9 @@ public struct BuildRequest: Sendable {
     public var shard: Shard?
     /// Fail a card whose text has characters no installed font draws (`--strict`), instead of warning.
     public var strict: Bool
+    /// The size the cache folder is collected down to, least recently used entries first, at the end
+    /// of a build that stored anything in it (`--cache-max-size`); nil lets it grow.
+    public var cacheMaxBytes: Int64?
 
     /// The default `maxPixels`: 100 megapixels.
     public static let defaultMaxPixels = 100_000_000
@@ -37,7 +40,8 @@ public struct BuildRequest: Sendable {
 
     public init(catalog: URL, output: URL, cache: URL?, jobs: Int = BuildRequest.defaultJobs,
                 maxPixels: Int = BuildRequest.defaultMaxPixels, scales: [Int]? = nil, format: OutputFormat.Kind? = nil,
-                lockTimeout: Duration? = nil, shard: Shard? = nil, strict: Bool = false) {
+                lockTimeout: Duration? = nil, shard: Shard? = nil, strict: Bool = false,
+                cacheMaxBytes: Int64? = nil) {
         self.catalog = catalog
         self.output = output
         self.cache = cache
@@ -48,6 +52,7 @@ public struct BuildRequest: Sendable {
         self.lockTimeout = lockTimeout
         self.shard = shard
         self.strict = strict
+        self.cacheMaxBytes = cacheMaxBytes
     }
 
     /// The catalog as this request builds it: loaded with `scales` and `format` as its last style layer,

@@ -15,7 +15,8 @@ import Vips
 /// 5. write: the output folder and the manifest, in one final step.
 ///
 /// A catalog built before with the same inputs, into an output folder still as that build left it,
-/// is recognised as a whole (``WholeBuild``) before the stages: nothing is planned or written.
+/// is recognised as a whole (``WholeBuild``) before the stages, when that was the last build to run
+/// its stages with the cache: nothing is planned or written.
 ///
 /// A card that fails is reported and left out; the others are built. Cancelling stops the workers
 /// and leaves the output folder untouched (finished cards stay in the cache for the next build).
@@ -54,13 +55,16 @@ public struct Builder: Sendable {
         let fonts = FontResolver()
 
         let wholeBuild = WholeBuild(catalog: catalog, request: request, statCache: workspace.statCache, fonts: fonts)
-        if let wholeBuild, await wholeBuild.isUpToDate(catalog, in: output, records: records, pool: pool) {
+        // Only when the last build that ran its stages was this one (its record is in the index), so
+        // that the index, which garbage collection protects, stays that of the catalog built.
+        if let wholeBuild, workspace.store.indexes(wholeBuild.key),
+           await wholeBuild.isUpToDate(catalog, in: output, records: records, pool: pool) {
             events(.planned(total: catalog.cards.count, toRender: 0, failed: 0))
             if let manifestDigest = try? output.statCache.digest(ofFileAt: output.manifestURL) {
                 try ShardRecord.update(in: request.output, shard: request.shard, catalog: wholeCatalog,
                                        settings: request.settingsDigest, manifest: manifestDigest)
             }
-            workspace.saveStatCache()
+            workspace.finishWholeBuild()
             return BuildReport(cards: catalog.cards.map(BuildReport.CardResult.cached),
                                seconds: (ContinuousClock.now - start).seconds, removed: [],
                                parallelism: parallelism, inputs: Self.inputs(of: catalog, request: request, fonts: fonts))
@@ -94,10 +98,11 @@ public struct Builder: Sendable {
             try? await records.save(WholeBuild.outputDigest(manifest: manifestDigest, entries: written.entries,
                                                             of: catalog.cards), for: wholeBuild.key)
         }
-        workspace.saveIndexes()
+        let collected = workspace.finishBuild()
         return BuildReport(cards: zip(catalog.cards, final).map { $1.result(for: $0) },
                            seconds: (ContinuousClock.now - start).seconds, removed: removed,
-                           parallelism: parallelism, inputs: Self.inputs(of: catalog, request: request, fonts: fonts))
+                           parallelism: parallelism, collected: collected,
+                           inputs: Self.inputs(of: catalog, request: request, fonts: fonts))
     }
 
     /// The files a build of `catalog` read, once its fonts are resolved.

@@ -11,6 +11,8 @@ struct CacheWorkspace {
     let statCache: StatCache
     private let folder: URL?
     private let temporary: URL?
+    /// The size the cache is collected down to at the end of a build that ran its stages.
+    private let maxBytes: Int64?
 
     /// Call holding the lock on `request`'s output folder.
     init(request: BuildRequest) throws {
@@ -27,28 +29,43 @@ struct CacheWorkspace {
             store = IndexedArtifactStore(base: try DiskArtifactStore(root: scratch), loadingIndexFrom: nil)
         }
         statCache = StatCache(loadingFrom: folder?.appendingPathComponent(Self.statCacheFile))
+        maxBytes = request.cacheMaxBytes
     }
 
     /// The stat cache's file name in the cache folder.
     static let statCacheFile = "stat-cache"
-    /// The action-cache index's file name in the cache folder.
+    /// The action-cache index's file name in the cache folder: the action results the last build
+    /// that ran its stages used, which garbage collection protects.
     static let indexFile = "ac-index"
     /// The scratch store's folder, in the output folder.
     static let scratchFolder = ".cardbake-scratch"
 
-    /// Keeps the stat cache and the action-cache index for the next build (nothing without a cache
-    /// folder); a failure only costs the next build some reading.
-    func saveIndexes() {
-        saveStatCache()
-        guard let folder else { return }
+    /// Ends a build that ran its stages: keeps the stat cache, the action-cache index, the time of
+    /// use of every entry it used and its hit rates for the next build and for `cache gc` and
+    /// `cache stats`; then, with a size limit, collects the cache down to it. A failure to save only costs the next build some reading, or some order of
+    /// collection; a collection that fails leaves the cache as it was. Returns what was collected.
+    func finishBuild() -> CacheCollection? {
+        guard let folder else { return nil }
+        let now = Int64(Date().timeIntervalSince1970)
+        try? statCache.save(to: folder.appendingPathComponent(Self.statCacheFile))
         try? store.save(to: folder.appendingPathComponent(Self.indexFile))
+        var uses = CacheEntryUses(loadingFrom: folder)
+        uses.use(store.usedEntries, at: now)
+        try? uses.save(in: folder)
+        try? CacheUseRecord(finished: now, store: store.usage, statCache: statCache).save(in: folder)
+        guard let maxBytes else { return nil }
+        return try? CacheMaintenance.collect(in: folder, limit: CacheLimit(maxBytes: maxBytes), now: now)
     }
 
-    /// Keeps the stat cache only: what a build found up to date as a whole does, since it looked up
-    /// one action result and saving the index would drop the cards' entries from it.
-    func saveStatCache() {
+    /// Ends a build found up to date as a whole: keeps the stat cache and the hit rates only. It
+    /// looked up one action result; saving the index would drop the cards' entries from it, and
+    /// they stay protected as those of the last build that ran its stages. It stored nothing, so
+    /// the cache needs no collection.
+    func finishWholeBuild() {
         guard let folder else { return }
         try? statCache.save(to: folder.appendingPathComponent(Self.statCacheFile))
+        try? CacheUseRecord(finished: Int64(Date().timeIntervalSince1970), store: store.usage, statCache: statCache)
+            .save(in: folder)
     }
 
     func close() {

@@ -35,16 +35,25 @@ public struct Checker: Sendable {
     }
 
     /// Every difference, in catalog order, then the extra cards. Throws ``CatalogError`` for a catalog
-    /// that does not validate, ``LockTimeout`` when a build holds the output or cache folder for
-    /// longer than the request waits (`waiting` is called once per folder a build holds).
-    public func run(waiting: (URL, LockHolder) -> Void = { _, _ in }) throws -> [Finding] {
-        try Vips.start()
+    /// that does not validate, ``CacheError`` for a cache folder of another version, ``LockTimeout``
+    /// when a build holds the output or cache folder for longer than the request waits (`waiting` is
+    /// called once per folder a build holds).
+    ///
+    /// When the output folder is as the last build of the same inputs left it (``WholeBuild``, as a
+    /// build decides it), there is no difference and no card is planned; otherwise every card is
+    /// compared with its manifest entry.
+    public func run(waiting: (URL, LockHolder) -> Void = { _, _ in }) async throws -> [Finding] {
         let catalog = try request.loadCatalog()
         let lock = try WorkspaceLock(checking: request, waiting: waiting)
         defer { lock.release() }
         let statCache = StatCache(loadingFrom: request.cache?.appendingPathComponent(CacheWorkspace.statCacheFile))
-        let planner = Planner(statCache: statCache, fonts: FontResolver(), strict: request.strict)
+        let fonts = FontResolver()
         let output = OutputFolder(directory: request.output, statCache: statCache)
+        if try await isBuiltAsAWhole(catalog, in: output, fonts: fonts) {
+            return []
+        }
+        try Vips.start()
+        let planner = Planner(statCache: statCache, fonts: fonts, strict: request.strict)
         let manifestURL = output.manifestURL
         let entries = CardManifest.read(from: manifestURL)?.cards ?? []
         let built = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -70,5 +79,18 @@ public struct Checker: Sendable {
             findings.append(Finding(cardID: entry.id, kind: .extra, reason: "no longer in the catalog"))
         }
         return findings
+    }
+
+    /// Whether the cache records a build of these inputs that left the output folder as it is.
+    /// Throws ``CacheError`` when the cache folder is of another version; a missing one records nothing.
+    private func isBuiltAsAWhole(_ catalog: Catalog, in output: OutputFolder, fonts: FontResolver) async throws -> Bool {
+        guard let cache = request.cache, FileManager.default.fileExists(atPath: cache.path) else { return false }
+        let records = RecordCache(store: try DiskArtifactStore(readingFrom: cache))
+        guard let build = WholeBuild(catalog: catalog, request: request, statCache: output.statCache, fonts: fonts) else {
+            return false
+        }
+        let pool = WorkerPool(threads: request.jobs)
+        defer { pool.shutDown() }
+        return await build.isUpToDate(catalog, in: output, records: records, pool: pool)
     }
 }

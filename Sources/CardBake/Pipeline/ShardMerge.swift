@@ -48,14 +48,16 @@ public struct ShardMerge: Sendable {
         let files = Set(entries.flatMap { $0.entry.images.values.map(\.file) })
         let writer = OutputWriter(folder: folder, records: RecordCache(store: InMemoryArtifactStore()),
                                   journal: .output(folder, writing: { files }))
-        for (entry, part) in entries {
-            try cancellation.check()
-            for image in entry.images.values {
-                try await writer.place(image.sha256, as: image.file) { try part.bytes(of: image) }
-            }
-        }
         let manifest = CardManifest(generator: parts[0].manifest.generator, cards: entries.map(\.entry))
-        let (removed, _) = try await writer.replaceManifest(with: manifest)
+        let removed = try await writer.replacingFiles {
+            for (entry, part) in entries {
+                try cancellation.check()
+                for image in entry.images.values {
+                    try await writer.place(image.sha256, as: image.file) { try part.bytes(of: image) }
+                }
+            }
+            return try await writer.replaceManifest(with: manifest).removed
+        }
         writer.journal.finish()
         ShardRecord.remove(from: output)
         return Report(cards: manifest.cards.count, removed: removed)

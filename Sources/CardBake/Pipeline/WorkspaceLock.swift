@@ -83,10 +83,26 @@ extension WorkspaceLock {
         try self.init(folders: [request.cache, request.output].compactMap { $0 }, mode: .exclusive, creating: true,
                       timeout: request.lockTimeout, cancellation: cancellation) { events(.waiting(for: $0, holder: $1)) }
         if let cache = request.cache {
-            let journal = WriteJournal.cache(cache)
-            try journal.begin()
-            journals.append(journal)
+            try journal(cache: cache)
         }
+    }
+
+    /// The lock of a garbage collection of the cache folder `cache`: exclusive, as a build's, and
+    /// journalled for as long as it is held; a folder that does not exist is neither made nor locked.
+    convenience init(collecting cache: URL, timeout: Duration?, waiting: (URL, LockHolder) -> Void) throws {
+        try self.init(folders: [cache], mode: .exclusive, creating: false, timeout: timeout,
+                      cancellation: Cancellation(), waiting: waiting)
+        if FileManager.default.fileExists(atPath: cache.path) {
+            try journal(cache: cache)
+        }
+    }
+
+    /// Journals the cache folder for as long as it is held, first removing the temporary files a
+    /// killed command left there.
+    private func journal(cache: URL) throws {
+        let journal = WriteJournal.cache(cache)
+        try journal.begin()
+        journals.append(journal)
     }
 
     /// The locks of a check: the output and cache folders the build would use, shared with other

@@ -43,7 +43,7 @@ struct StatCachePersistenceTests {
                 try #expect(loaded.digest(ofFileAt: file) == ContentDigest.sha256(Data("image \(index)".utf8)))
             }
             #expect((loaded.hits, loaded.misses) == (saved.files.count, 0))
-            #expect(StatCache.decodeEntries(StatCache.encode([:])) == [:])
+            #expect(StatCache.decodeEntries(StatCache.encode([:], savedAt: 0)) == [:])
         }
     }
 
@@ -103,7 +103,7 @@ struct StatCachePersistenceTests {
                 "truncated": bytes.prefix(bytes.count / 2),
                 "empty": Data(),
                 "foreign": Data("{\"entries\": []}".utf8),
-                "other version": Data("cardbake-stat-cache 2\n".utf8) + bytes.dropFirst(22),
+                "other version": Data("cardbake-stat-cache 3\n".utf8) + bytes.dropFirst(22),
             ]
             for (name, data) in variants {
                 try data.write(to: directory.appendingPathComponent(name))

@@ -17,13 +17,29 @@ struct StatCacheTests {
         var now: Int64 { time.withLock { $0 } }
 
         func advance(seconds: Int64) {
-            time.withLock { $0 += seconds * 1_000_000_000 }
+            advance(nanoseconds: seconds * 1_000_000_000)
         }
 
-        /// A cache loaded from `file` that reads this clock.
-        func cache(loadingFrom file: URL? = nil) -> StatCache {
-            StatCache(loadingFrom: file, clock: { self.now })
+        func advance(nanoseconds: Int64) {
+            time.withLock { $0 += nanoseconds }
         }
+
+        func set(_ nanoseconds: Int64) {
+            time.withLock { $0 = nanoseconds }
+        }
+
+        /// A cache loaded from `file` that reads this clock; its waits advance the clock and are
+        /// added up in `slept`.
+        func cache(loadingFrom file: URL? = nil) -> StatCache {
+            StatCache(loadingFrom: file, clock: { self.now }, sleep: { nanoseconds in
+                self.sleptTotal.withLock { $0 += nanoseconds }
+                self.advance(nanoseconds: nanoseconds)
+            })
+        }
+
+        private let sleptTotal = Mutex<Int64>(0)
+        /// Nanoseconds the caches of this clock waited.
+        var slept: Int64 { sleptTotal.withLock { $0 } }
     }
 
     /// A clock far enough ahead that files written now are not racy.
@@ -174,7 +190,9 @@ struct StatCacheTests {
             let written = try FileStatus(path: file.path)
             try #require(written.modificationTime % 1_000_000_000 != 0, "the temporary folder keeps whole-second times")
             // When: its digest is recorded 150 ms after the write.
-            let cache = StatCache(loadingFrom: nil, clock: { written.changeTime + 150_000_000 })
+            let clock = TestClock()
+            clock.set(written.changeTime + 150_000_000)
+            let cache = clock.cache()
             let recorded = ContentDigest.sha256(Data("what the writer computed".utf8))
             try cache.record(recorded, forFileAt: file)
             // Then
