@@ -4,6 +4,8 @@
 SWIFT        ?= swift
 CATALOG      ?= Input/catalog.json
 OUTPUT       ?= Output
+# An Xcode asset catalog to write too, e.g. XCASSETS=Output/Cards.xcassets (none when empty).
+XCASSETS     ?=
 APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev pkg-config fonts-lato fonts-dejavu-core fonts-noto-color-emoji
 # The benchmark's peers: ImageMagick, and a Python virtual environment for pyvips.
 BENCH_APT_PACKAGES := imagemagick python3-venv python3-pip
@@ -41,7 +43,7 @@ build: deps
 
 ## cards: render the demo catalog into Output/
 cards: build
-	$(RELEASE_BIN) build $(CATALOG) --output $(OUTPUT)
+	$(RELEASE_BIN) build $(CATALOG) --output $(OUTPUT) $(if $(XCASSETS),--xcassets $(XCASSETS))
 
 ## test: every unit and end-to-end test, then the manifest module alone
 test: deps

@@ -176,3 +176,9 @@ int cvips_jpegsave(VipsImage *in, void **buffer, size_t *length, int quality) {
 int cvips_webpsave(VipsImage *in, void **buffer, size_t *length, int quality) {
     return vips_webpsave_buffer(in, buffer, length, "Q", quality, "strip", TRUE, NULL);
 }
+
+int cvips_heifsave(VipsImage *in, void **buffer, size_t *length, int quality, int av1) {
+    return vips_heifsave_buffer(in, buffer, length, "Q", quality, "bitdepth", 8, "effort", 4,
+        "compression", av1 ? VIPS_FOREIGN_HEIF_COMPRESSION_AV1 : VIPS_FOREIGN_HEIF_COMPRESSION_HEVC,
+        "strip", TRUE, NULL);
+}

@@ -16,6 +16,7 @@ struct BuildCommand: AsyncParsableCommand {
     @OptionGroup var verbosity: VerbosityOptions
 
     @OptionGroup var overrides: RenderOverrideOptions
+    @OptionGroup var assetCatalog: AssetCatalogOption
 
     @Option(name: .shortAndLong, parsing: .unconditional,
             help: "Cards rendered at once. Default: the number of cores plus one.")
@@ -41,7 +42,7 @@ struct BuildCommand: AsyncParsableCommand {
         let request = BuildRequest(catalog: location.catalogURL, output: location.output.url,
                                    cache: noCache ? nil : cache.cacheURL, jobs: jobs, maxPixels: maxPixels,
                                    scales: try overrides.parsedScales(), format: overrides.format,
-                                   lockTimeout: lock.timeout)
+                                   lockTimeout: lock.timeout, xcassets: assetCatalog.url)
         let console = Console(verbosity: verbosity)
         let progress = ProgressPrinter(console: console)
         let interruption = Interruption()

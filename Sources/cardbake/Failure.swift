@@ -43,6 +43,10 @@ enum Failure {
             (error.description, ExitStatus.usage)
         case let error as CacheError:
             (error.description, ExitStatus.usage)
+        case let error as UnavailableFormat:
+            (error.description, ExitStatus.usage)
+        case let error as AssetCatalogError:
+            (error.description, ExitStatus.usage)
         case let error as LockTimeout:
             ("\(error) (--lock-timeout)", ExitStatus.lockTimeout)
         case let error as Interrupted:

@@ -19,6 +19,8 @@ public struct BuildRequest: Sendable {
     public var format: OutputFormat.Kind?
     /// How long to wait for another cardbake using the same output or cache folder; nil waits as long as it takes.
     public var lockTimeout: Duration?
+    /// An Xcode asset catalog to keep in line with the output folder (`--xcassets`); nil for none.
+    public var xcassets: URL?
 
     /// The default `maxPixels`: 100 megapixels.
     public static let defaultMaxPixels = 100_000_000
@@ -30,7 +32,7 @@ public struct BuildRequest: Sendable {
 
     public init(catalog: URL, output: URL, cache: URL?, jobs: Int = BuildRequest.defaultJobs,
                 maxPixels: Int = BuildRequest.defaultMaxPixels, scales: [Int]? = nil, format: OutputFormat.Kind? = nil,
-                lockTimeout: Duration? = nil) {
+                lockTimeout: Duration? = nil, xcassets: URL? = nil) {
         self.catalog = catalog
         self.output = output
         self.cache = cache
@@ -39,6 +41,7 @@ public struct BuildRequest: Sendable {
         self.scales = scales
         self.format = format
         self.lockTimeout = lockTimeout
+        self.xcassets = xcassets
     }
 
     /// The catalog as this request builds it: loaded with `scales` and `format` as its last style layer,

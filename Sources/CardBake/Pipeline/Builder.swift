@@ -40,6 +40,10 @@ public struct Builder: Sendable {
                     events: @escaping @Sendable (BuildEvent) -> Void = { _ in }) async throws -> BuildReport {
         let start = ContinuousClock.now
         let catalog = try request.loadCatalog()
+        try catalog.checkFormatsAvailable()
+        if let xcassets = request.xcassets {
+            try AssetCatalog.checkDestination(xcassets, output: request.output, catalog: catalog)
+        }
         let lock = try WorkspaceLock(building: request, cancellation: cancellation, events: events)
         defer { lock.release() }
         let workspace = try CacheWorkspace(request: request)
@@ -50,11 +54,15 @@ public struct Builder: Sendable {
         let output = OutputFolder(directory: request.output, statCache: workspace.statCache)
         // Made first: it cleans up after a build that was killed while writing the folder.
         let writer = OutputWriter(folder: output, records: records, journal: .output(output, cards: catalog.cards))
+        let assetCatalog = try request.xcassets.map {
+            try AssetCatalogWriter(directory: $0, statCache: workspace.statCache, cards: catalog.cards)
+        }
         let fonts = FontResolver()
 
         let wholeBuild = WholeBuild(catalog: catalog, request: request, statCache: workspace.statCache, fonts: fonts)
         if let wholeBuild, await wholeBuild.isUpToDate(catalog, in: output, records: records, pool: pool) {
             events(.planned(total: catalog.cards.count, toRender: 0, failed: 0))
+            try await assetCatalog?.write(output.manifestInPlace.manifest?.cards ?? [], from: output)
             workspace.saveStatCache()
             return BuildReport(cards: catalog.cards.map(BuildReport.CardResult.cached),
                                seconds: (ContinuousClock.now - start).seconds, removed: [])
@@ -77,6 +85,7 @@ public struct Builder: Sendable {
         let manifest = CardManifest(generator: Self.generator, cards: written.entries)
         let (removed, manifestDigest) = try await writer.replaceManifest(with: manifest)
         writer.journal.finish()
+        try await assetCatalog?.write(written.entries, from: output)
         if let wholeBuild, !final.contains(where: { $0.cachedCard == nil }) {
             // Only the next build's shortcut depends on it: a record that cannot be stored is not an error.
             try? await records.save(WholeBuild.outputDigest(manifest: manifestDigest, entries: written.entries,

@@ -40,6 +40,9 @@ public struct Checker: Sendable {
     public func run(waiting: (URL, LockHolder) -> Void = { _, _ in }) throws -> [Finding] {
         try Vips.start()
         let catalog = try request.loadCatalog()
+        if let xcassets = request.xcassets {
+            try AssetCatalog.checkDestination(xcassets, output: request.output, catalog: catalog)
+        }
         let lock = try WorkspaceLock(checking: request, waiting: waiting)
         defer { lock.release() }
         let statCache = StatCache(loadingFrom: request.cache?.appendingPathComponent(CacheWorkspace.statCacheFile))
@@ -68,6 +71,11 @@ public struct Checker: Sendable {
         let ids = Set(catalog.cards.map(\.id))
         for entry in entries where !ids.contains(entry.id) {
             findings.append(Finding(cardID: entry.id, kind: .extra, reason: "no longer in the catalog"))
+        }
+        if let xcassets = request.xcassets {
+            for (card, problem) in AssetCatalogWriter.differences(in: xcassets, for: entries, statCache: statCache) {
+                findings.append(Finding(cardID: card ?? xcassets.lastPathComponent, kind: .stale, reason: problem))
+            }
         }
         return findings
     }

@@ -58,12 +58,10 @@ struct OutputWriter: Sendable {
 
     /// Puts the blob's bytes at `file` unless they are there already.
     private func materialize(_ blob: ContentDigest, as file: String) async throws {
-        guard !folder.holds(blob, as: file) else { return }
-        guard let data = await records.store.blob(blob) else { throw OutputError.missingBlob(file: file) }
-        let path = folder.path(of: file)
-        try journal.begin()
-        try AtomicFileWriter.write(data, to: URL(fileURLWithPath: path))
-        try folder.statCache.record(blob, forFileAtPath: path)
+        try await folder.place(blob, as: file, journal: journal) {
+            guard let data = await records.store.blob(blob) else { throw OutputError.missingBlob(file: file) }
+            return data
+        }
     }
 }
 
