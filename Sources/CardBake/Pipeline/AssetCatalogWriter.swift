@@ -35,7 +35,8 @@ struct AssetCatalogWriter: Sendable {
         for card in cards {
             let contents = AssetCatalog.imageSet(card.id) + AssetCatalog.contentsName
             if !ledger.contains(contents) && access(folder.path(of: contents), F_OK) == 0 {
-                throw AssetCatalogError.foreignImageSet(path: folder.path(of: AssetCatalog.imageSet(card.id)), card: card.id)
+                throw AssetCatalogError.foreignImageSet(path: folder.path(of: String(AssetCatalog.imageSet(card.id).dropLast())),
+                                                        card: card.id)
             }
         }
         self.folder = folder
