@@ -8,6 +8,21 @@ struct AssetCatalogTests {
     static let check = ["check", "catalog.json", "--output", "OUT", "--xcassets", "OUT/Cards.xcassets"]
     static let topContents = "{\n  \"info\" : {\n    \"author\" : \"xcode\",\n    \"version\" : 1\n  }\n}\n"
 
+    /// Builds `threeCards` with the catalog and returns its listing.
+    static func builtCatalog(in sandbox: Sandbox) throws -> [String: FileIdentity] {
+        try sandbox.writeCatalog(threeCards)
+        try #require(try sandbox.run(build).status == 0)
+        return sandbox.listing("OUT/Cards.xcassets")
+    }
+
+    /// Expects the same names, and every file with the same identity (inode, size, modification time).
+    static func expectFilesUnchanged(_ before: [String: FileIdentity], _ after: [String: FileIdentity]) {
+        #expect(after.keys.sorted() == before.keys.sorted())
+        for (name, identity) in before where !identity.isDirectory {
+            #expect(after[name] == identity, "\(name) was rewritten or changed")
+        }
+    }
+
     @Test("The catalog opens as Xcode reads it: valid JSON, every listed file present at its scale's size, nothing unlisted")
     func layout() throws {
         try Sandbox.with { sandbox in
@@ -80,9 +95,7 @@ struct AssetCatalogTests {
     func incremental() throws {
         try Sandbox.with { sandbox in
             // Given a built catalog
-            try sandbox.writeCatalog(threeCards)
-            try #require(try sandbox.run(Self.build).status == 0)
-            let before = sandbox.listing("OUT/Cards.xcassets")
+            let before = try Self.builtCatalog(in: sandbox)
             let bytes = try Dictionary(uniqueKeysWithValues: before.filter { !$1.isDirectory }.keys.map {
                 ($0, try sandbox.data("OUT/Cards.xcassets/\($0)"))
             })
@@ -91,11 +104,7 @@ struct AssetCatalogTests {
             #expect(try sandbox.run(Self.build).status == 0)
 
             // Then no file was touched
-            let after = sandbox.listing("OUT/Cards.xcassets")
-            #expect(after.keys.sorted() == before.keys.sorted())
-            for (name, identity) in before where !identity.isDirectory {
-                #expect(after[name] == identity, "\(name) was rewritten")
-            }
+            Self.expectFilesUnchanged(before, sandbox.listing("OUT/Cards.xcassets"))
 
             // When one image set's JSON is edited and one image deleted
             try sandbox.write("{}", to: "OUT/Cards.xcassets/mid-cat.imageset/Contents.json")
@@ -122,8 +131,7 @@ struct AssetCatalogTests {
     func pruned() throws {
         try Sandbox.with { sandbox in
             // Given a built catalog, to which the user added an image set and a colour of their own
-            try sandbox.writeCatalog(threeCards)
-            try #require(try sandbox.run(Self.build).status == 0)
+            _ = try Self.builtCatalog(in: sandbox)
             try sandbox.write("{}\n", to: "OUT/Cards.xcassets/Logo.imageset/Contents.json")
             try sandbox.write("{}\n", to: "OUT/Cards.xcassets/Accent.colorset/Contents.json")
 
@@ -138,6 +146,26 @@ struct AssetCatalogTests {
             #expect(sandbox.exists("OUT/Cards.xcassets/Logo.imageset/Contents.json"))
             #expect(sandbox.exists("OUT/Cards.xcassets/Accent.colorset/Contents.json"))
             #expect(sandbox.temporaryFiles("OUT").isEmpty)
+        }
+    }
+
+    @Test("A build killed while writing the catalog is cleaned up after: its files no ledger names and its temporary files go")
+    func killedBuild() throws {
+        try Sandbox.with { sandbox in
+            // Given a built catalog in which a killed build left its note, a file for a card it never
+            // finished, and temporary files
+            let before = try Self.builtCatalog(in: sandbox)
+            try sandbox.write("ghost.imageset/Contents.json\nmid-cat.imageset/Contents.json\n",
+                              to: "OUT/Cards.xcassets/.cardbake-unfinished")
+            try sandbox.write("{}\n", to: "OUT/Cards.xcassets/ghost.imageset/Contents.json")
+            try sandbox.write("half", to: "OUT/Cards.xcassets/mid-cat.imageset/.tmp-1-ab")
+            try sandbox.write("half", to: "OUT/Cards.xcassets/.tmp-2-cd")
+
+            // When the next build runs
+            #expect(try sandbox.run(Self.build).status == 0)
+
+            // Then the catalog is as the last complete build left it
+            Self.expectFilesUnchanged(before, sandbox.listing("OUT/Cards.xcassets"))
         }
     }
 
