@@ -28,7 +28,10 @@ struct AssetCatalogWriter: Sendable {
         journal = WriteJournal(folder: directory, areas: nil) { unfinished in
             Self.remove(unfinished.subtracting(readLedger()), in: directory)
         } listing: {
-            readLedger().union([AssetCatalog.contentsName]).union(cards.flatMap(AssetCatalog.paths(for:)))
+            // Asked before the build's first change, so the folder is still as it was found.
+            let ledger = readLedger()
+            return ledger.union(Self.ownsTopContents(of: folder, ledger: ledger) ? [AssetCatalog.contentsName] : [])
+                .union(cards.flatMap(AssetCatalog.paths(for:)))
         }
         ledger = readLedger()
         ownsTopContents = Self.ownsTopContents(of: folder, ledger: ledger)
