@@ -13,9 +13,10 @@ struct Cardbake: AsyncParsableCommand {
         abstract: "Prerender app cards: a photo, a title and a description over a blurred copy of the photo.",
         discussion: """
             Exit status: 0 success; 1 some cards failed, check found differences, or a file or folder could \
-            not be written, read or locked; 2 the command cannot run as given: a flag, the catalog, or a cache \
-            folder of another version (nothing rendered); 3 another cardbake used the output or cache folder \
-            for longer than --lock-timeout; 130 interrupted (143 on SIGTERM).
+            not be written, read or locked; 2 the command cannot run as given: a flag, the catalog, a cache \
+            folder of another version, a format libvips cannot write, or a bad --xcassets (nothing rendered); \
+            3 another cardbake used the output or cache folder for longer than --lock-timeout; 130 interrupted \
+            (143 on SIGTERM).
             """,
         version: "cardbake \(Builder.version) (libvips \(Builder.libvipsVersion))",
         subcommands: [BuildCommand.self, CheckCommand.self, CleanCommand.self],
