@@ -14,10 +14,10 @@ public struct UnavailableFormat: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         let more = others == 0 ? "" : " and \(others) other card\(others == 1 ? "" : "s")"
-        return "\(catalog): card \"\(card)\"\(more) asks for format \"\(format.rawValue)\", which this libvips"
-            + " (\(Vips.version)) cannot write (\(reason)); install libheif with its"
-            + " \(format == .avif ? "aom" : "x265") encoder plugin (Debian: libheif1 and \(format == .avif ? "libaom3" : "libx265-199")),"
-            + " or choose png, jpeg or webp (style.format or --format)."
+        return "\(catalog): card \"\(card)\"\(more) \(others == 0 ? "asks" : "ask") for format \"\(format.rawValue)\","
+            + " which this libvips (\(Vips.version)) cannot write (\(reason)); install libvips' HEIF module with libheif"
+            + " and its \(format == .avif ? "aom" : "x265") encoder (Debian: libvips42, libheif1,"
+            + " \(format == .avif ? "libaom3" : "libx265-199")), or choose png, jpeg or webp (style.format or --format)."
     }
 }
 
