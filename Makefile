@@ -4,6 +4,8 @@
 SWIFT        ?= swift
 CATALOG      ?= Input/catalog.json
 OUTPUT       ?= Output
+# An Xcode asset catalog to write too, e.g. XCASSETS=Output/Cards.xcassets (none when empty).
+XCASSETS     ?=
 # Fonts: Lato is the default look; Noto covers the scripts the README promises (emoji, CJK, Arabic,
 # Hebrew, Devanagari and most others), so text falls back to a real glyph rather than a box.
 APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev pkg-config fonts-lato fonts-dejavu-core \
@@ -46,7 +48,7 @@ build: deps
 
 ## cards: render the demo catalog into Output/
 cards: build
-	$(RELEASE_BIN) build $(CATALOG) --output $(OUTPUT)
+	$(RELEASE_BIN) build $(CATALOG) --output $(OUTPUT) $(if $(XCASSETS),--xcassets $(XCASSETS))
 
 ## test: every unit and end-to-end test, then the manifest module alone
 test: deps

@@ -335,10 +335,12 @@ def format_rows(rows, png):
         name = row["format"] + (" (cardbake default)" if (row["format"], row["settings"]) == default
                                 else "")
         if row["available"]:
+            psnr = "lossless" if row["psnr_db"] is None else f"{row['psnr_db']:.1f}"
             cells.append([name, row["settings"], f"{row['encode_ms']:.1f}",
-                          f"{row['bytes'] / 1024:.0f}", f"{row['decode_ms']:.1f}"])
+                          f"{row['bytes'] / 1024:.0f}", f"{row['decode_ms']:.1f}", psnr,
+                          f"{row['ssim']:.4f}"])
         else:
-            cells.append([name, row["settings"], "not available", "", ""])
+            cells.append([name, row["settings"], "not available", "", "", "", ""])
     return cells
 
 
@@ -457,7 +459,7 @@ def compose_report(r):
         "",
         f"## Formats, on {FORMAT_CARDS} of cardbake's 48 cards (per card, all scales)",
         "",
-        table(["format", "settings", "encode ms", "KB", "decode ms"],
+        table(["format", "settings", "encode ms", "KB", "decode ms", "PSNR dB", "SSIM"],
               format_rows(r.formats, r.png)),
     ])
 

@@ -2,10 +2,13 @@
 
 Every card's bitmaps (each scale) are decoded to memory, then encoded by each candidate
 encoder: PNG at several zlib levels with no row filter or libvips' adaptive choice of all
-filters, JPEG and WebP as cardbake writes them, lossless WebP, and AVIF and HEIC where this
-libvips can write them. Per card (all scales together) the result is the encode time, the
-encoded bytes and the decode time of those bytes into memory, which is what an app pays to
-show the card. Times are the median over runs of the mean per card.
+filters, JPEG and WebP as cardbake writes them, lossless WebP, and HEIC and AVIF as cardbake
+writes them (8 bits, effort 4) at several qualities, where this libvips can write them. Per
+card (all scales together) the result is the encode time, the encoded bytes and the decode
+time of those bytes into memory, which is what an app pays to show the card. Times are the
+median over runs of the mean per card. The quality figures compare each decoded bitmap with
+cardbake's own (lossless PNG) bitmap: PSNR over the RGB samples, and SSIM (Wang et al. 2004:
+11-pixel Gaussian window of sigma 1.5) on luma, each the mean over the bitmaps.
 
 usage: formats.py CARDS_DIR RESULT_JSON [--runs N] [--cards N]
 """
@@ -15,6 +18,8 @@ import json
 import statistics
 import time
 from pathlib import Path
+
+import math
 
 import pyvips
 
@@ -42,9 +47,9 @@ def encoders():
     candidates.append(("webp", "lossless", lambda image: image.webpsave_buffer(
         lossless=True, strip=True)))
     candidates += [
-        (name, "q50 (libvips default)", lambda image, c=compression: image.heifsave_buffer(
-            compression=c, strip=True))
-        for name, compression in (("avif", "av1"), ("heic", "hevc"))]
+        (name, f"q{quality}", lambda image, c=compression, q=quality: image.heifsave_buffer(
+            compression=c, Q=q, bitdepth=8, effort=4, strip=True))
+        for name, compression in (("heic", "hevc"), ("avif", "av1")) for quality in (50, 65, 80)]
     return candidates
 
 
@@ -69,19 +74,48 @@ def timed(function, *arguments):
     return result, time.perf_counter() - start
 
 
+def psnr(decoded, reference):
+    """Peak signal-to-noise ratio in dB of an 8-bit image against another (inf when equal)."""
+    mean_square = ((decoded.cast("float") - reference.cast("float")) ** 2).avg()
+    return math.inf if mean_square == 0 else 10 * math.log10(255 ** 2 / mean_square)
+
+
+def ssim(decoded, reference):
+    """Mean structural similarity of the two images' luma (1 when equal)."""
+    def luma(image):
+        return image.cast("float").recomb([[0.299, 0.587, 0.114]])
+
+    def blur(image):
+        return image.gaussblur(1.5, min_ampl=0.01, precision="float")
+
+    x, y = luma(decoded), luma(reference)
+    mu_x, mu_y = blur(x), blur(y)
+    var_x = blur(x * x) - mu_x * mu_x
+    var_y = blur(y * y) - mu_y * mu_y
+    covariance = blur(x * y) - mu_x * mu_y
+    c1, c2 = (0.01 * 255) ** 2, (0.03 * 255) ** 2
+    return (((2 * mu_x * mu_y + c1) * (2 * covariance + c2))
+            / ((mu_x * mu_x + mu_y * mu_y + c1) * (var_x + var_y + c2))).avg()
+
+
 def measure(card_files, candidates, runs):
-    """Per candidate: seconds to encode and to decode, per run, and bytes, summed over cards."""
-    totals = [{"encode": [0.0] * runs, "decode": [0.0] * runs, "bytes": 0} for _ in candidates]
+    """Per candidate: seconds to encode and to decode, per run, bytes summed over cards, and
+    the quality figures of every bitmap."""
+    totals = [{"encode": [0.0] * runs, "decode": [0.0] * runs, "bytes": 0, "psnr": [], "ssim": []}
+              for _ in candidates]
     for files in card_files:
         bitmaps = [decode(path.read_bytes()) for path in files]
         for (_, _, encode), total in zip(candidates, totals):
             for run in range(runs):
                 for bitmap in bitmaps:
                     data, encode_seconds = timed(encode, bitmap)
-                    _, decode_seconds = timed(decode, data)
+                    decoded, decode_seconds = timed(decode, data)
                     total["encode"][run] += encode_seconds
                     total["decode"][run] += decode_seconds
-                    total["bytes"] += len(data) if run == 0 else 0
+                    if run == 0:
+                        total["bytes"] += len(data)
+                        total["psnr"].append(psnr(decoded, bitmap))
+                        total["ssim"].append(ssim(decoded, bitmap))
     return totals
 
 
@@ -92,7 +126,9 @@ def table_row(candidate, total, cards):
     if total is not None:
         row.update(encode_ms=1000 * statistics.median(total["encode"]) / cards,
                    decode_ms=1000 * statistics.median(total["decode"]) / cards,
-                   bytes=total["bytes"] / cards)
+                   bytes=total["bytes"] / cards,
+                   psnr_db=statistics.mean(total["psnr"]) if math.inf not in total["psnr"] else None,
+                   ssim=statistics.mean(total["ssim"]))
     return row
 
 

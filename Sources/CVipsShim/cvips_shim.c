@@ -186,3 +186,9 @@ int cvips_error_mode(void) {
 void cvips_set_error_mode(int mode) {
     cvips_thread_error_mode = mode;
 }
+
+int cvips_heifsave(VipsImage *in, void **buffer, size_t *length, int quality, int av1) {
+    return vips_heifsave_buffer(in, buffer, length, "Q", quality, "bitdepth", 8, "effort", 4,
+        "compression", av1 ? VIPS_FOREIGN_HEIF_COMPRESSION_AV1 : VIPS_FOREIGN_HEIF_COMPRESSION_HEVC,
+        "strip", TRUE, NULL);
+}

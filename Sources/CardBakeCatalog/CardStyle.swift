@@ -50,15 +50,17 @@ public struct CardStyle: Sendable, Hashable {
 /// The encoder and its settings.
 public struct OutputFormat: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
-        case png, jpeg, webp
+        case png, jpeg, webp, heic, avif
 
         /// The largest width or height in pixels the encoder writes: WebP's 16,383, libjpeg's 65,500,
-        /// and for PNG the format's own 2^31 − 1.
+        /// for PNG the format's own 2^31 − 1, and for HEIC and AVIF 16,384: libheif (1.15) refuses to
+        /// decode a larger image, though its encoders write one.
         public var maxDimension: Int {
             switch self {
             case .png: Int(Int32.max)
             case .jpeg: 65_500
             case .webp: 16_383
+            case .heic, .avif: 16_384
             }
         }
 
@@ -68,13 +70,15 @@ public struct OutputFormat: Sendable, Hashable {
             case .png: "png"
             case .jpeg: "jpg"
             case .webp: "webp"
+            case .heic: "heic"
+            case .avif: "avif"
             }
         }
     }
 
     /// Catalog key `format`.
     public var kind: Kind = .png
-    /// Catalog key `quality`: 1...100, used by JPEG and WebP.
+    /// Catalog key `quality`: 1...100, used by JPEG, WebP, HEIC and AVIF.
     public var quality: Int = 85
     /// Catalog key `compression`: PNG zlib level 0...9. The default, 2 with adaptive filters, was
     /// chosen from `make bench`'s format table: about 4 times faster to encode than zlib's usual 6

@@ -32,6 +32,31 @@ package enum AtomicFileWriter {
         }
     }
 
+    /// Makes `url` a hard link to the file at `source`, replacing any file there atomically, and creating
+    /// missing parent directories. Returns false, changing nothing, when the file system cannot link the
+    /// two (different file systems, or no hard links): the caller copies instead.
+    ///
+    /// - Throws: ``FileSystemError/cannotWrite(path:errno:)`` naming `url`.
+    package static func link(_ source: URL, to url: URL) throws -> Bool {
+        let destination = url.fileSystemPath
+        let directory = url.deletingLastPathComponent()
+        let temporary = directory.appendingPathComponent(temporaryName()).fileSystemPath
+        var result = Glibc.link(source.fileSystemPath, temporary)
+        if result != 0 && errno == ENOENT && access(directory.fileSystemPath, F_OK) != 0 {
+            try createDirectory(at: directory)
+            result = Glibc.link(source.fileSystemPath, temporary)
+        }
+        guard result == 0 else {
+            if [EXDEV, EPERM, EMLINK, ENOTSUP].contains(errno) { return false }
+            throw FileSystemError.cannotWrite(path: destination, errno: errno)
+        }
+        let code = rename(temporary, destination) == 0 ? nil : errno
+        // When the destination already is a link to the same file, rename does nothing and leaves the temporary name.
+        unlink(temporary)
+        if let code { throw FileSystemError.cannotWrite(path: destination, errno: code) }
+        return true
+    }
+
     /// A new temporary file name, `.tmp-<pid>-<random hex>`.
     package static func temporaryName() -> String {
         ".tmp-\(getpid())-\(String(UInt64.random(in: .min ... .max), radix: 16))"

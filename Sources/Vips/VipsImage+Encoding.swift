@@ -1,6 +1,7 @@
 import CVips
 import CVipsShim
 import Foundation
+import Synchronization
 
 /// An encoder and its settings, as cardbake writes output images.
 public enum VipsEncoder: Sendable, Hashable {
@@ -10,6 +11,16 @@ public enum VipsEncoder: Sendable, Hashable {
     case jpeg(quality: Int)
     /// Lossy WebP at quality 1...100.
     case webp(quality: Int)
+    /// HEIF at quality 1...100, 8 bits per channel, compressed with HEVC (HEIC) or AV1 (AVIF).
+    case heif(quality: Int, compression: HEIFCompression)
+
+    /// The codec inside a HEIF container.
+    public enum HEIFCompression: Sendable, Hashable {
+        /// H.265 (libheif's x265 plugin): a `.heic` file.
+        case hevc
+        /// AV1 (libheif's aom plugin): a `.avif` file.
+        case av1
+    }
 
     /// PNG row filters: one, or libvips' adaptive choice among all of them per row.
     public enum PNGFilter: Sendable, Hashable {
@@ -42,6 +53,8 @@ extension VipsImage {
                 cvips_jpegsave(pointer, &buffer, &length, Int32(quality))
             case let .webp(quality):
                 cvips_webpsave(pointer, &buffer, &length, Int32(quality))
+            case let .heif(quality, compression):
+                cvips_heifsave(pointer, &buffer, &length, Int32(quality), compression == .av1 ? 1 : 0)
             }
             guard status == 0, let buffer else {
                 g_free(buffer)
@@ -55,16 +68,58 @@ extension VipsImage {
 }
 
 extension VipsEncoder {
-    /// `saved` without what libvips' savers write even with `strip` (JPEG with `strip` has nothing left).
+    /// `saved` without what libvips' savers write even with `strip` (JPEG and HEIF with `strip` have nothing left).
     func withoutMetadata(_ saved: Data) throws(VipsError) -> Data {
         let (kept, format): (Data?, String) = switch self {
         case .png: (PNGChunks.pixelsOnly(saved), "PNG")
         case .jpeg: (saved, "JPEG")
         case .webp: (WebPChunks.pixelsOnly(saved), "WebP")
+        case .heif: (saved, "HEIF")
         }
         guard let kept else {
             throw VipsError(operation: "save", message: "libvips wrote \(saved.count) bytes that are not a whole \(format)")
         }
         return kept
     }
+}
+
+extension VipsEncoder {
+    /// Whether writing this format depends on a codec libvips may have been built without, or that its
+    /// libheif may lack a plugin for: HEIC needs libheif with x265, AVIF libheif with aom (or another
+    /// AV1 encoder). PNG, JPEG and WebP are part of every libvips cardbake builds with.
+    public var needsOptionalCodec: Bool {
+        if case .heif = self { true } else { false }
+    }
+
+    /// Why libvips cannot write this format, found by encoding a small image; nil when it can.
+    /// Starts libvips. Each format is tried once per process, whatever its settings.
+    public func unavailability() -> String? {
+        let probe = formatOnly
+        return Self.probes.withLock { probes -> String? in
+            if let known = probes[probe] { return known }
+            let reason: String?
+            do {
+                try Vips.start()
+                _ = try VipsImage.fromPixels([UInt8](repeating: 128, count: 16 * 16 * 3), width: 16, height: 16, bands: 3)
+                    .encoded(as: probe)
+                reason = nil
+            } catch {
+                reason = "\(error)"
+            }
+            probes[probe] = .some(reason)
+            return reason
+        }
+    }
+
+    /// This format at fixed settings: what a probe of the format encodes.
+    private var formatOnly: VipsEncoder {
+        switch self {
+        case .png: .png(compression: 2, filter: .all)
+        case .jpeg: .jpeg(quality: 50)
+        case .webp: .webp(quality: 50)
+        case let .heif(_, compression): .heif(quality: 50, compression: compression)
+        }
+    }
+
+    private static let probes = Mutex<[VipsEncoder: String?]>([:])
 }

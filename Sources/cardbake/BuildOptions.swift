@@ -13,6 +13,7 @@ struct BuildOptions: ParsableArguments {
     @OptionGroup var verbosity: VerbosityOptions
 
     @OptionGroup var overrides: RenderOverrideOptions
+    @OptionGroup var assetCatalog: AssetCatalogOption
 
     @Option(name: .shortAndLong, parsing: .unconditional,
             help: ArgumentHelp("Cards rendered at once.", discussion: "Default: one more than the CPUs this process "
@@ -59,7 +60,7 @@ struct BuildOptions: ParsableArguments {
                      cache: noCache ? nil : cache.cacheURL, jobs: jobs, maxPixels: maxPixels,
                      scales: try overrides.parsedScales(), format: overrides.format,
                      lockTimeout: lock.timeout, shard: try parsedShard, strict: strict,
-                     cacheMaxBytes: try cacheLimit.maxBytes())
+                     cacheMaxBytes: try cacheLimit.maxBytes(), xcassets: assetCatalog.url)
     }
 }
 

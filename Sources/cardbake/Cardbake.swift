@@ -14,8 +14,9 @@ struct Cardbake: AsyncParsableCommand {
         discussion: """
             Exit status: 0 success; 1 some cards failed, check found differences, or a file or folder could \
             not be written, read or locked; 2 the command cannot run as given: a flag, the catalog, a cache \
-            folder of another version (nothing rendered), or shards merge refused; 3 another cardbake used the output or cache folder \
-            for longer than --lock-timeout; 130 interrupted (143 on SIGTERM).
+            folder of another version, a format libvips cannot write, or a bad --xcassets (nothing rendered), \
+            or shards merge refused; 3 another cardbake used the output or cache folder for longer than \
+            --lock-timeout; 130 interrupted (143 on SIGTERM).
             """,
         version: "cardbake \(Builder.version) (libvips \(Builder.libvipsVersion))",
         subcommands: [BuildCommand.self, WatchCommand.self, CheckCommand.self, CleanCommand.self, MergeCommand.self,

@@ -15,13 +15,14 @@ struct CheckCommand: AsyncParsableCommand {
     @OptionGroup var cache: CacheOptions
     @OptionGroup var lock: LockOptions
     @OptionGroup var overrides: RenderOverrideOptions
+    @OptionGroup var assetCatalog: AssetCatalogOption
     @OptionGroup var verbosity: VerbosityOptions
 
     func run() async throws {
         let console = Console(verbosity: verbosity)
         let request = BuildRequest(catalog: location.catalogURL, output: location.output.url, cache: cache.cacheURL,
                                    scales: try overrides.parsedScales(), format: overrides.format,
-                                   lockTimeout: lock.timeout)
+                                   lockTimeout: lock.timeout, xcassets: assetCatalog.url)
         let findings = try await Checker(request: request).run(waiting: console.waiting)
         for finding in findings {
             console.result(finding.description)

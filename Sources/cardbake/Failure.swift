@@ -44,6 +44,10 @@ enum Failure {
             (error.description, ExitStatus.usage)
         case let error as CacheError:
             (error.description, ExitStatus.usage)
+        case let error as UnavailableFormat:
+            (error.description, ExitStatus.usage)
+        case let error as AssetCatalogError:
+            (error.description, ExitStatus.usage)
         case let error as ShardSetError:
             (error.description, ExitStatus.usage)
         case let error as LockTimeout:

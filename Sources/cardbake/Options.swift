@@ -23,6 +23,15 @@ struct OutputOption: ParsableArguments {
     var url: URL { URL(fileURLWithPath: output).standardizedFileURL }
 }
 
+/// The Xcode asset catalog kept in line with the output folder, `--xcassets` in `build` and `check`.
+struct AssetCatalogOption: ParsableArguments {
+    @Option(help: ArgumentHelp("Also write an Xcode asset catalog here (such as Output/Cards.xcassets): one image set per card.",
+                               valueName: "path"), completion: .directory)
+    var xcassets: String?
+
+    var url: URL? { xcassets.map { URL(fileURLWithPath: $0).standardizedFileURL } }
+}
+
 /// Where the content-hash cache lives.
 struct CacheOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The cache folder.", discussion: "Default: $CARDBAKE_CACHE_DIR, else .cardbake"))

@@ -25,9 +25,10 @@ struct CommandLineTests {
     @Test("--help of every command exits 0 and names the command's flags", arguments: [
         ([], ["build", "check", "clean", "merge", "--version", "Exit status", "130", "143"]),
         (["build"], ["--output", "--scales", "--format", "--jobs", "--cache-dir", "--no-cache", "--report",
-                     "--max-pixels", "--quiet", "--verbose", "png", "jpeg", "webp", "Input/catalog.json", "--shard"]),
+                     "--max-pixels", "--quiet", "--verbose", "png", "jpeg", "webp", "heic", "avif", "--xcassets",
+                     "Input/catalog.json", "--shard"]),
         (["merge"], ["<output>", "<shards>", "--lock-timeout", "--quiet", "exit 2"]),
-        (["check"], ["--output", "--cache-dir", "<catalog>", "exit 0"]),
+        (["check"], ["--output", "--cache-dir", "<catalog>", "exit 0", "--xcassets"]),
         (["clean"], ["--only", "--output", "--cache-dir", "--lock-timeout"]),
     ] as [([String], [String])])
     func help(command: [String], mentions: [String]) throws {

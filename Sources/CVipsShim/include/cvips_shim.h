@@ -63,6 +63,10 @@ int cvips_replicate(VipsImage *in, VipsImage **out, int across, int down);
 int cvips_pngsave(VipsImage *in, void **buffer, size_t *length, int compression, int filter);
 int cvips_jpegsave(VipsImage *in, void **buffer, size_t *length, int quality);
 int cvips_webpsave(VipsImage *in, void **buffer, size_t *length, int quality);
+/// HEIF at 8 bits per channel through libheif: HEVC (HEIC) or, when `av1` is non-zero, AV1 (AVIF).
+/// With `strip`, libvips 8.14 writes no EXIF, XMP or ICC item; an AVIF keeps the `nclx` colour box
+/// that says how to turn its YCbCr into RGB.
+int cvips_heifsave(VipsImage *in, void **buffer, size_t *length, int quality, int av1);
 
 /// This thread's place in Swift's `VipsCall`: 0 outside any step, 1 in a step's shared attempt,
 /// 2 in a step's run alone. Kept per thread.

@@ -29,6 +29,8 @@ public struct BuildRequest: Sendable {
     /// The size the cache folder is collected down to, least recently used entries first, at the end
     /// of a build that stored anything in it (`--cache-max-size`); nil lets it grow.
     public var cacheMaxBytes: Int64?
+    /// An Xcode asset catalog to keep in line with the output folder (`--xcassets`); nil for none.
+    public var xcassets: URL?
 
     /// The default `maxPixels`: 100 megapixels.
     public static let defaultMaxPixels = 100_000_000
@@ -41,7 +43,7 @@ public struct BuildRequest: Sendable {
     public init(catalog: URL, output: URL, cache: URL?, jobs: Int = BuildRequest.defaultJobs,
                 maxPixels: Int = BuildRequest.defaultMaxPixels, scales: [Int]? = nil, format: OutputFormat.Kind? = nil,
                 lockTimeout: Duration? = nil, shard: Shard? = nil, strict: Bool = false,
-                cacheMaxBytes: Int64? = nil) {
+                cacheMaxBytes: Int64? = nil, xcassets: URL? = nil) {
         self.catalog = catalog
         self.output = output
         self.cache = cache
@@ -53,6 +55,7 @@ public struct BuildRequest: Sendable {
         self.shard = shard
         self.strict = strict
         self.cacheMaxBytes = cacheMaxBytes
+        self.xcassets = xcassets
     }
 
     /// The catalog as this request builds it: loaded with `scales` and `format` as its last style layer,

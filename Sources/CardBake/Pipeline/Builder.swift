@@ -42,6 +42,10 @@ public struct Builder: Sendable {
         let start = ContinuousClock.now
         let wholeCatalog = try request.loadCatalog()
         let catalog = request.shard.map(wholeCatalog.restricted(to:)) ?? wholeCatalog
+        try catalog.checkFormatsAvailable()
+        if let xcassets = request.xcassets {
+            try AssetCatalog.checkDestination(xcassets, output: request.output, catalog: catalog)
+        }
         let lock = try WorkspaceLock(building: request, cancellation: cancellation, events: events)
         defer { lock.release() }
         let workspace = try CacheWorkspace(request: request)
@@ -52,6 +56,9 @@ public struct Builder: Sendable {
         let output = OutputFolder(directory: request.output, statCache: workspace.statCache)
         // Made first: it cleans up after a build that was killed while writing the folder.
         let writer = OutputWriter(folder: output, records: records, journal: .output(output, cards: catalog.cards))
+        let assetCatalog = try request.xcassets.map {
+            try AssetCatalogWriter(directory: $0, statCache: workspace.statCache, cards: catalog.cards)
+        }
         let fonts = FontResolver()
 
         let wholeBuild = WholeBuild(catalog: catalog, request: request, statCache: workspace.statCache, fonts: fonts)
@@ -60,6 +67,7 @@ public struct Builder: Sendable {
         if let wholeBuild, workspace.store.indexes(wholeBuild.key),
            await wholeBuild.isUpToDate(catalog, in: output, records: records, pool: pool) {
             events(.planned(total: catalog.cards.count, toRender: 0, failed: 0))
+            try await assetCatalog?.write(output.manifestInPlace.manifest?.cards ?? [], from: output)
             if let manifestDigest = try? output.statCache.digest(ofFileAt: output.manifestURL) {
                 try ShardRecord.update(in: request.output, shard: request.shard, catalog: wholeCatalog,
                                        settings: request.settingsDigest, manifest: manifestDigest)
@@ -92,6 +100,7 @@ public struct Builder: Sendable {
         let final = written.outcomes
         try ShardRecord.update(in: request.output, shard: request.shard, catalog: wholeCatalog,
                                settings: request.settingsDigest, manifest: manifestDigest)
+        try await assetCatalog?.write(written.entries, from: output)
         // A card with warnings is not up to date as part of a whole: the next build plans it, and warns again.
         if let wholeBuild, !final.contains(where: { $0.cachedCard?.plan.warnings.isEmpty != true }) {
             // Only the next build's shortcut depends on it: a record that cannot be stored is not an error.

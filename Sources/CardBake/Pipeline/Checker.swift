@@ -44,6 +44,9 @@ public struct Checker: Sendable {
     /// compared with its manifest entry.
     public func run(waiting: (URL, LockHolder) -> Void = { _, _ in }) async throws -> [Finding] {
         let catalog = try request.loadCatalog()
+        if let xcassets = request.xcassets {
+            try AssetCatalog.checkDestination(xcassets, output: request.output, catalog: catalog)
+        }
         let lock = try WorkspaceLock(checking: request, waiting: waiting)
         defer { lock.release() }
         let statCache = StatCache(loadingFrom: request.cache?.appendingPathComponent(CacheWorkspace.statCacheFile))
@@ -77,6 +80,11 @@ public struct Checker: Sendable {
         let ids = Set(catalog.cards.map(\.id))
         for entry in entries where !ids.contains(entry.id) {
             findings.append(Finding(cardID: entry.id, kind: .extra, reason: "no longer in the catalog"))
+        }
+        if let xcassets = request.xcassets {
+            for (card, problem) in AssetCatalogWriter.differences(in: xcassets, for: entries, statCache: statCache) {
+                findings.append(Finding(cardID: card ?? xcassets.lastPathComponent, kind: .stale, reason: problem))
+            }
         }
         return findings
     }

@@ -1,5 +1,6 @@
 import CardBakeCache
 import CardBakeCatalog
+import CardBakeFiles
 import CardBakeManifest
 import Foundation
 import Synchronization
@@ -37,6 +38,18 @@ struct OutputFolder: Sendable {
     /// Whether `file` holds the bytes with `digest`.
     func holds(_ digest: ContentDigest, as file: String) -> Bool {
         (try? statCache.digest(ofFileAtPath: path(of: file))) == digest
+    }
+
+    /// Puts the bytes with `digest` at `file` unless they are there already, writing atomically and
+    /// noting the change in `journal` first; `data` is asked for only when the file must be written.
+    func place(_ digest: ContentDigest, as file: String, journal: WriteJournal, keeping backup: OutputBackup? = nil,
+               data: () async throws -> Data) async throws {
+        guard !holds(digest, as: file) else { return }
+        let bytes = try await data()
+        try journal.begin()
+        try backup?.keep(file)
+        try AtomicFileWriter.write(bytes, to: URL(fileURLWithPath: path(of: file)))
+        try statCache.record(digest, forFileAtPath: path(of: file))
     }
 
     /// Removes `files` (paths relative to `directory`) that are plain names inside `cards/`; a

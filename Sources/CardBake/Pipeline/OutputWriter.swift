@@ -80,15 +80,10 @@ struct OutputWriter: Sendable {
     }
 
     /// Puts the bytes with `digest` at `file` (relative to the folder) unless they are there
-    /// already; `bytes` is asked for them only when they are not, and must return bytes with that digest.
+    /// already, keeping the bytes it replaces; `bytes` is asked for them only when they are not,
+    /// and must return bytes with that digest.
     func place(_ digest: ContentDigest, as file: String, bytes: () async throws -> Data) async throws {
-        guard !folder.holds(digest, as: file) else { return }
-        let data = try await bytes()
-        let path = folder.path(of: file)
-        try journal.begin()
-        try backup.keep(file)
-        try AtomicFileWriter.write(data, to: URL(fileURLWithPath: path))
-        try folder.statCache.record(digest, forFileAtPath: path)
+        try await folder.place(digest, as: file, journal: journal, keeping: backup, data: bytes)
     }
 }
 

@@ -74,13 +74,13 @@ package final class WorkspaceLock {
 }
 
 extension WorkspaceLock {
-    /// The locks of a build: its output folder and its cache folder (none with `--no-cache`),
+    /// The locks of a build: its output folder, its cache folder (none with `--no-cache`) and its asset catalog,
     /// exclusive, made when missing; waiting is reported as a ``BuildEvent/waiting(for:holder:)``.
     /// The cache folder is journalled for as long as it is held: temporary files a killed build
     /// left there are removed first.
     convenience init(building request: BuildRequest, cancellation: Cancellation,
                      events: (BuildEvent) -> Void) throws {
-        try self.init(folders: [request.cache, request.output].compactMap { $0 }, mode: .exclusive, creating: true,
+        try self.init(folders: [request.cache, request.output, request.xcassets].compactMap { $0 }, mode: .exclusive, creating: true,
                       timeout: request.lockTimeout, cancellation: cancellation) { events(.waiting(for: $0, holder: $1)) }
         if let cache = request.cache {
             try journal(cache: cache)
@@ -105,10 +105,10 @@ extension WorkspaceLock {
         journals.append(journal)
     }
 
-    /// The locks of a check: the output and cache folders the build would use, shared with other
+    /// The locks of a check: the output, cache and asset catalog folders the build would use, shared with other
     /// checks; a folder that does not exist is neither made nor locked.
     convenience init(checking request: BuildRequest, waiting: (URL, LockHolder) -> Void) throws {
-        try self.init(folders: [request.cache, request.output].compactMap { $0 }, mode: .shared, creating: false,
+        try self.init(folders: [request.cache, request.output, request.xcassets].compactMap { $0 }, mode: .shared, creating: false,
                       timeout: request.lockTimeout, cancellation: Cancellation(), waiting: waiting)
     }
 }

@@ -8,6 +8,8 @@ extension OutputFormat {
         case .png: .png(compression: pngCompression, filter: pngFilter.encoderFilter)
         case .jpeg: .jpeg(quality: quality)
         case .webp: .webp(quality: quality)
+        case .heic: .heif(quality: quality, compression: .hevc)
+        case .avif: .heif(quality: quality, compression: .av1)
         }
     }
 }

@@ -9,7 +9,7 @@ import Vips
 /// resolution, whatever the source carried, in every format.
 @Suite("Output metadata", .vips)
 struct OutputMetadataTests {
-    static let formats = ["png", "jpeg", "webp"]
+    static let formats = ["png", "jpeg", "webp", "heic", "avif"]
 
     /// A JPEG carrying EXIF (orientation 6) and an ICC profile.
     static let taggedSource = SourceDecodingTests.fixtures.appendingPathComponent("cmyk-profile.jpg")

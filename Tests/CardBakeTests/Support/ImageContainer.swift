@@ -63,9 +63,30 @@ enum ImageContainer {
         return nil
     }
 
+    /// The payload of a HEIF file's top-level `meta` box (after its version and flags), which
+    /// describes every item and property; nil when `data` does not start with an `ftyp` box.
+    static func heifMeta(_ data: Data) -> [UInt8]? {
+        let bytes = [UInt8](data)
+        guard bytes.count >= 8, bytes[4..<8].elementsEqual("ftyp".utf8) else { return nil }
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            guard size >= 8, offset + size <= bytes.count else { return nil }
+            if bytes[offset + 4..<offset + 8].elementsEqual("meta".utf8) { return Array(bytes[offset + 12..<offset + size]) }
+            offset += size
+        }
+        return nil
+    }
+
     /// What metadata `data` carries, one line per part: EXIF, XMP, an ICC profile, or (PNG) a
-    /// physical resolution. Empty when there is none; nil when `data` is not a whole PNG, WebP or JPEG.
+    /// physical resolution. Empty when there is none; nil when `data` is not a whole PNG, WebP, JPEG or HEIF.
     static func metadata(in data: Data) -> [String]? {
+        if let meta = heifMeta(data) {
+            // Item types of EXIF and XMP items, colour box types of ICC profiles, and an alpha plane's auxiliary type.
+            return ["Exif", "mime", "prof", "rICC", "auxC"].filter { type in
+                meta.indices.dropLast(3).contains { meta[$0..<$0 + 4].elementsEqual(type.utf8) }
+            }.map { "HEIF \($0)" }
+        }
         if let chunks = pngChunks(data) {
             return chunks.filter { chunk in
                 ["pHYs", "eXIf", "iCCP"].contains(chunk.name)
