@@ -4,13 +4,14 @@
 SWIFT        ?= swift
 CATALOG      ?= Input/catalog.json
 OUTPUT       ?= Output
-APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev pkg-config fonts-lato fonts-dejavu-core fonts-noto-color-emoji
+# chromium and python3: the gallery's tests drive headless Chromium with Tests/Browser/page_probe.py.
+APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev pkg-config fonts-lato fonts-dejavu-core fonts-noto-color-emoji chromium python3
 # The benchmark's peers: ImageMagick, and a Python virtual environment for pyvips.
 BENCH_APT_PACKAGES := imagemagick python3-venv python3-pip
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN   = $(shell $(SWIFT) build -c release --show-bin-path)/cardbake
 
-.PHONY: all deps build cards test test-manifest-alone bench stress clean
+.PHONY: all deps build cards test test-manifest-alone bench bench-scroll stress clean
 
 all: cards
 
@@ -63,6 +64,11 @@ test-manifest-alone:
 bench: build
 	$(call apt_install,$(BENCH_APT_PACKAGES))
 	bench/run
+
+## bench-scroll: only the scroll benchmark (prerendered against runtime cards in headless Chromium)
+bench-scroll: build
+	$(call apt_install,$(BENCH_APT_PACKAGES))
+	bench/run scroll
 
 ## stress: the long reliability runs (kill -9 loops, fuzzing); results go to docs/RELIABILITY.md
 stress: build

@@ -16,6 +16,7 @@ struct BuildCommand: AsyncParsableCommand {
     @OptionGroup var verbosity: VerbosityOptions
 
     @OptionGroup var overrides: RenderOverrideOptions
+    @OptionGroup var gallery: GalleryOption
 
     @Option(name: .shortAndLong, parsing: .unconditional,
             help: "Cards rendered at once. Default: the number of cores plus one.")
@@ -38,10 +39,11 @@ struct BuildCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let request = BuildRequest(catalog: location.catalogURL, output: location.output.url,
+        var request = BuildRequest(catalog: location.catalogURL, output: location.output.url,
                                    cache: noCache ? nil : cache.cacheURL, jobs: jobs, maxPixels: maxPixels,
                                    scales: try overrides.parsedScales(), format: overrides.format,
                                    lockTimeout: lock.timeout)
+        request.gallery = !gallery.noGallery
         let console = Console(verbosity: verbosity)
         let progress = ProgressPrinter(console: console)
         let interruption = Interruption()

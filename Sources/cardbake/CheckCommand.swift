@@ -15,13 +15,15 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var cache: CacheOptions
     @OptionGroup var lock: LockOptions
     @OptionGroup var overrides: RenderOverrideOptions
+    @OptionGroup var gallery: GalleryOption
     @OptionGroup var verbosity: VerbosityOptions
 
     func run() throws {
         let console = Console(verbosity: verbosity)
-        let request = BuildRequest(catalog: location.catalogURL, output: location.output.url, cache: cache.cacheURL,
+        var request = BuildRequest(catalog: location.catalogURL, output: location.output.url, cache: cache.cacheURL,
                                    scales: try overrides.parsedScales(), format: overrides.format,
                                    lockTimeout: lock.timeout)
+        request.gallery = !gallery.noGallery
         let findings = try Checker(request: request).run(waiting: console.waiting)
         for finding in findings {
             console.result(finding.description)

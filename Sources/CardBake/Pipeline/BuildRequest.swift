@@ -19,6 +19,9 @@ public struct BuildRequest: Sendable {
     public var format: OutputFormat.Kind?
     /// How long to wait for another cardbake using the same output or cache folder; nil waits as long as it takes.
     public var lockTimeout: Duration?
+    /// Write the preview gallery (`index.html` and `index-version.js`) beside the manifest; when
+    /// false, a gallery cardbake wrote there before is removed (`--no-gallery`).
+    public var gallery: Bool = true
 
     /// The default `maxPixels`: 100 megapixels.
     public static let defaultMaxPixels = 100_000_000

@@ -76,11 +76,13 @@ public struct Builder: Sendable {
         let final = written.outcomes
         let manifest = CardManifest(generator: Self.generator, cards: written.entries)
         let (removed, manifestDigest) = try await writer.replaceManifest(with: manifest)
+        let gallery = GalleryWriter(folder: output, records: records, journal: writer.journal)
+        let derived = try await request.gallery ? gallery.update(for: manifest) : gallery.remove()
         writer.journal.finish()
         if let wholeBuild, !final.contains(where: { $0.cachedCard == nil }) {
             // Only the next build's shortcut depends on it: a record that cannot be stored is not an error.
             try? await records.save(WholeBuild.outputDigest(manifest: manifestDigest, entries: written.entries,
-                                                            of: catalog.cards), for: wholeBuild.key)
+                                                            of: catalog.cards, derived: derived), for: wholeBuild.key)
         }
         workspace.saveIndexes()
         return BuildReport(cards: zip(catalog.cards, final).map { $1.result(for: $0) },

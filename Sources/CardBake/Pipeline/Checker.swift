@@ -27,6 +27,7 @@ public struct Checker: Sendable {
             case failing
         }
 
+        /// The card's id; for a file made from the manifest (the gallery), that file's name.
         public var cardID: String
         public var kind: Kind
         public var reason: String
@@ -46,7 +47,8 @@ public struct Checker: Sendable {
         let planner = Planner(statCache: statCache, fonts: FontResolver())
         let output = OutputFolder(directory: request.output, statCache: statCache)
         let manifestURL = output.manifestURL
-        let entries = CardManifest.read(from: manifestURL)?.cards ?? []
+        let inPlace = CardManifest.read(from: manifestURL)
+        let entries = inPlace?.cards ?? []
         let built = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var findings: [Finding] = []
         for card in catalog.cards {
@@ -68,6 +70,9 @@ public struct Checker: Sendable {
         let ids = Set(catalog.cards.map(\.id))
         for entry in entries where !ids.contains(entry.id) {
             findings.append(Finding(cardID: entry.id, kind: .extra, reason: "no longer in the catalog"))
+        }
+        if request.gallery, let inPlace {
+            findings += Gallery(of: inPlace).differences(in: request.output)
         }
         return findings
     }

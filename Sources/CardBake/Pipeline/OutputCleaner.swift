@@ -5,12 +5,13 @@ import Foundation
 
 /// Removes what cardbake wrote, and nothing else.
 public enum OutputCleaner {
-    /// Removes the cards the manifest names and the manifest itself, then `cards/` if it is empty;
-    /// first, what a build killed part-way left (see ``WriteJournal``).
+    /// Removes the cards the manifest names, the manifest itself and the gallery cardbake wrote, then
+    /// `cards/` if it is empty; first, what a build killed part-way left (see ``WriteJournal``).
     public static func removeOutput(at directory: URL) throws {
         let folder = OutputFolder(directory: directory, statCache: StatCache(loadingFrom: nil))
         _ = WriteJournal.output(folder, cards: [])
         let manifestURL = folder.manifestURL
+        Gallery.remove(in: directory)
         guard let manifest = folder.manifestInPlace.manifest else { return }
         _ = OutputFolder.remove(manifest.files, in: directory)
         try FileManager.default.removeItem(at: manifestURL)
