@@ -14,6 +14,7 @@ import base64
 import fcntl
 import json
 import os
+import select
 import shutil
 import subprocess
 import tempfile
@@ -110,7 +111,8 @@ class Chromium:
 
     def _read(self, deadline):
         while b"\0" not in self._buffer:
-            if time.monotonic() > deadline:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([self._replies], [], [], remaining)[0]:
                 raise BrowserError("Chromium did not answer in time")
             chunk = os.read(self._replies, 1 << 16)
             if not chunk:

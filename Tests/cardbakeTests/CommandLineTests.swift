@@ -25,8 +25,8 @@ struct CommandLineTests {
     @Test("--help of every command exits 0 and names the command's flags", arguments: [
         ([], ["build", "check", "clean", "--version", "Exit status", "130", "143"]),
         (["build"], ["--output", "--scales", "--format", "--jobs", "--cache-dir", "--no-cache", "--report",
-                     "--max-pixels", "--quiet", "--verbose", "png", "jpeg", "webp", "Input/catalog.json"]),
-        (["check"], ["--output", "--cache-dir", "<catalog>", "exit 0"]),
+                     "--max-pixels", "--quiet", "--verbose", "png", "jpeg", "webp", "Input/catalog.json", "--no-gallery"]),
+        (["check"], ["--output", "--cache-dir", "<catalog>", "exit 0", "--no-gallery"]),
         (["clean"], ["--only", "--output", "--cache-dir", "--lock-timeout"]),
     ] as [([String], [String])])
     func help(command: [String], mentions: [String]) throws {

@@ -1,7 +1,7 @@
 """The scroll benchmark: do prerendered cards scroll at 60 FPS where cards drawn at runtime do not?
 
-Builds the bench's 100-card catalog with cardbake (its gallery is the prerendered page: one
-`<img>` per card) and writes the runtime page (runtime_page.py: the photo, a CSS blur and
+Builds the bench's 100-card catalog with cardbake, as PNG and as JPEG (its gallery is the
+prerendered page: one `<img>` per card) and writes the runtime page (runtime_page.py: the photo, a CSS blur and
 saturation, gradient and text drawn live per card). Each page is loaded in Debian's headless
 Chromium, driven over the DevTools protocol (Tests/Browser/chromium_pipe.py), at 390 x 844 CSS
 pixels and device scale factor 3 (a phone), and scrolled by a script: SCROLL_PIXELS CSS pixels in
@@ -30,7 +30,7 @@ sys.path[:0] = [str(BENCH), str(REPO / "Tests" / "Browser")]
 import bench  # noqa: E402  (the bench's helpers: binary, progress, tables, machine)
 import make_data  # noqa: E402
 import runtime_page  # noqa: E402
-from chromium_pipe import Chromium  # noqa: E402
+from chromium_pipe import BrowserError, Chromium  # noqa: E402
 
 CARDS = 48 if bench.QUICK else 100
 RUNS = bench.RUNS
@@ -76,11 +76,11 @@ READY = """(() => {
 })()"""
 
 
-def build_gallery(binary):
-    """Builds the CARDS-card catalog; returns its output folder (the gallery is its index.html)."""
-    output = WORK / f"output-{CARDS}"
-    bench.run([binary, "build", make_data.catalog_path(CARDS), "--output", output,
-               "--cache-dir", WORK / "cache", "--quiet"], f"scroll-build-{CARDS}")
+def build_gallery(binary, format):
+    """Builds the CARDS-card catalog in `format`; returns its output folder (the gallery is its index.html)."""
+    output = WORK / f"output-{CARDS}-{format}"
+    bench.run([binary, "build", make_data.catalog_path(CARDS), "--output", output, "--format", format,
+               "--cache-dir", WORK / "cache", "--quiet"], f"scroll-build-{CARDS}-{format}")
     return output
 
 
@@ -129,20 +129,26 @@ def main():
     make_data.main()
     version = subprocess.run([binary, "--version"], check=True, capture_output=True, text=True).stdout.strip()
     bench.progress(f"scroll: building {CARDS} cards")
-    output = build_gallery(binary)
-    pages = {"prerendered (cardbake gallery)": output / "index.html",
-             "runtime (CSS blur, gradient, text)": runtime_page.write(
-                 WORK / f"runtime-{CARDS}", output / "manifest.json", make_data.catalog_path(CARDS))}
+    png, jpeg = build_gallery(binary, "png"), build_gallery(binary, "jpeg")
+    pages = {"prerendered: cardbake gallery, PNG": png / "index.html",
+             "prerendered: cardbake gallery, JPEG q85": jpeg / "index.html",
+             "runtime: CSS blur, gradient, text": runtime_page.write(
+                 WORK / f"runtime-{CARDS}", png / "manifest.json", make_data.catalog_path(CARDS))}
     chromium = subprocess.run([os.environ.get("CHROMIUM", "/usr/bin/chromium"), "--version"],
                               capture_output=True, text=True).stdout.strip()
-    rows, raw = [], {}
+    rows, raw, retries = [], {}, []
     load_before = os.getloadavg()[0]
     for setting, viewport, throttling in SETTINGS:
         runs = {name: [] for name in pages}
         for index in range(RUNS):
             for name, page in pages.items():
                 bench.progress(f"scroll: {setting}: {name}, run {index + 1}/{RUNS}")
-                runs[name].append(measure(page, viewport, throttling))
+                try:
+                    runs[name].append(measure(page, viewport, throttling))
+                except BrowserError as error:
+                    bench.progress(f"scroll: {error}; once more with a fresh browser")
+                    retries.append(f"{setting}, {name}, run {index + 1}: {error}")
+                    runs[name].append(measure(page, viewport, throttling))
         rows += [row(setting, name, results) for name, results in runs.items()]
         raw[setting] = runs
     (WORK / f"runs-{CARDS}.json").write_text(json.dumps(raw))
@@ -155,12 +161,14 @@ def main():
         "",
         *bench.host(),
         f"- {chromium}, headless, software rendering (no GPU); {version}.",
-        f"- {CARDS} cards of the bench's catalog (12 MP photos), 1x/2x/3x PNG (cardbake's default). Each page scrolled {SCROLL_PIXELS:,} CSS px in {SCROLL_SECONDS} s at a "
+        f"- {CARDS} cards of the bench's catalog (12 MP photos), 1x/2x/3x, as PNG (cardbake's default) and as JPEG at quality 85 (`--format jpeg`, "
+        f"what a web app would ship: a sixth of the bytes, the formats table above). Each page scrolled {SCROLL_PIXELS:,} CSS px in {SCROLL_SECONDS} s at a "
         f"constant speed, the position set in each requestAnimationFrame; {RUNS} run(s) of each, a fresh browser "
         f"each; frames of all runs pooled (raw: bench/work/scroll/runs-{CARDS}.json). One-minute load average: {load}.",
         "- Frame time: the delta between requestAnimationFrame callbacks. Late: over 16.7 ms by more than "
         "the timer's jitter (> 18.7 ms), i.e. at least one vsync missed. Long tasks: PerformanceObserver "
         "'longtask' entries (main-thread tasks over 50 ms), count and total.",
+        *[f"- Run again after a failure: {retry}." for retry in retries],
         "",
         bench.table(["setting", "page", "frames (per run)", "median ms", "p95 ms", "late frames",
                      "long tasks"], rows),
