@@ -6,10 +6,11 @@ CATALOG      ?= Input/catalog.json
 OUTPUT       ?= Output
 # An Xcode asset catalog to write too, e.g. XCASSETS=Output/Cards.xcassets (none when empty).
 XCASSETS     ?=
+# chromium and python3: the gallery's tests drive headless Chromium (Tests/Browser).
 # Fonts: Lato is the default look; Noto covers the scripts the README promises (emoji, CJK, Arabic,
 # Hebrew, Devanagari and most others), so text falls back to a real glyph rather than a box.
 APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev pkg-config fonts-lato fonts-dejavu-core \
-                fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
+                fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji chromium python3
 # What the recipe tests run: PyYAML parses the recipes' YAML, nginx -t checks the nginx server block.
 RECIPE_TEST_PACKAGES := python3-yaml nginx-light
 # The benchmark's peers: ImageMagick, and a Python virtual environment for pyvips.
@@ -17,7 +18,7 @@ BENCH_APT_PACKAGES := imagemagick python3-venv python3-pip
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN   = $(shell $(SWIFT) build -c release --show-bin-path)/cardbake
 
-.PHONY: all deps build cards test test-manifest-alone bench stress clean
+.PHONY: all deps build cards test test-manifest-alone bench bench-scroll stress clean
 
 all: cards
 
@@ -73,6 +74,11 @@ test-manifest-alone:
 bench: build
 	$(call apt_install,$(BENCH_APT_PACKAGES))
 	bench/run
+
+## bench-scroll: only the scroll benchmark (prerendered against runtime cards in headless Chromium)
+bench-scroll: build
+	$(call apt_install,$(BENCH_APT_PACKAGES))
+	bench/run scroll
 
 ## stress: the long reliability runs (kill -9 loops, fuzzing); results go to docs/RELIABILITY.md
 stress: build

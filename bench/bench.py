@@ -351,14 +351,20 @@ def imagemagick_version():
     return " ".join(result.stdout.split()[1:3])
 
 
-def machine():
-    """Lines describing the machine and the software measured."""
+def host():
+    """Lines giving the date and describing the machine."""
     memory_kb = next(int(line.split()[1]) for line in Path("/proc/meminfo").read_text().splitlines()
                      if line.startswith("MemTotal:"))
     return [
         f"- Date: {datetime.datetime.now().astimezone().isoformat(timespec='minutes')}",
         f"- Machine: {os.cpu_count()} cores, {memory_kb / 1024 ** 2:.1f} GiB memory, "
         f"{platform.system()} {platform.release()}",
+    ]
+
+
+def machine():
+    """Lines describing the machine and the software measured."""
+    return host() + [
         f"- libvips {pyvips.version(0)}.{pyvips.version(1)}.{pyvips.version(2)}, "
         f"pyvips {pyvips.__version__}, {imagemagick_version()}",
     ]

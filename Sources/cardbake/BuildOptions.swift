@@ -14,6 +14,7 @@ struct BuildOptions: ParsableArguments {
 
     @OptionGroup var overrides: RenderOverrideOptions
     @OptionGroup var assetCatalog: AssetCatalogOption
+    @OptionGroup var gallery: GalleryOption
 
     @Option(name: .shortAndLong, parsing: .unconditional,
             help: ArgumentHelp("Cards rendered at once.", discussion: "Default: one more than the CPUs this process "
@@ -56,11 +57,13 @@ struct BuildOptions: ParsableArguments {
     }
 
     func request() throws -> BuildRequest {
-        BuildRequest(catalog: location.catalogURL, output: location.output.url,
-                     cache: noCache ? nil : cache.cacheURL, jobs: jobs, maxPixels: maxPixels,
-                     scales: try overrides.parsedScales(), format: overrides.format,
-                     lockTimeout: lock.timeout, shard: try parsedShard, strict: strict,
-                     cacheMaxBytes: try cacheLimit.maxBytes(), xcassets: assetCatalog.url)
+        var request = BuildRequest(catalog: location.catalogURL, output: location.output.url,
+                                   cache: noCache ? nil : cache.cacheURL, jobs: jobs, maxPixels: maxPixels,
+                                   scales: try overrides.parsedScales(), format: overrides.format,
+                                   lockTimeout: lock.timeout, shard: try parsedShard, strict: strict,
+                                   cacheMaxBytes: try cacheLimit.maxBytes(), xcassets: assetCatalog.url)
+        request.gallery = !gallery.noGallery
+        return request
     }
 }
 

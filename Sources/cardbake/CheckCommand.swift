@@ -16,13 +16,15 @@ struct CheckCommand: AsyncParsableCommand {
     @OptionGroup var lock: LockOptions
     @OptionGroup var overrides: RenderOverrideOptions
     @OptionGroup var assetCatalog: AssetCatalogOption
+    @OptionGroup var gallery: GalleryOption
     @OptionGroup var verbosity: VerbosityOptions
 
     func run() async throws {
         let console = Console(verbosity: verbosity)
-        let request = BuildRequest(catalog: location.catalogURL, output: location.output.url, cache: cache.cacheURL,
+        var request = BuildRequest(catalog: location.catalogURL, output: location.output.url, cache: cache.cacheURL,
                                    scales: try overrides.parsedScales(), format: overrides.format,
                                    lockTimeout: lock.timeout, xcassets: assetCatalog.url)
+        request.gallery = !gallery.noGallery
         let findings = try await Checker(request: request).run(waiting: console.waiting)
         for finding in findings {
             console.result(finding.description)

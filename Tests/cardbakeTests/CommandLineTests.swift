@@ -26,9 +26,9 @@ struct CommandLineTests {
         ([], ["build", "check", "clean", "merge", "--version", "Exit status", "130", "143"]),
         (["build"], ["--output", "--scales", "--format", "--jobs", "--cache-dir", "--no-cache", "--report",
                      "--max-pixels", "--quiet", "--verbose", "png", "jpeg", "webp", "heic", "avif", "--xcassets",
-                     "Input/catalog.json", "--shard"]),
+                     "Input/catalog.json", "--shard", "--no-gallery"]),
         (["merge"], ["<output>", "<shards>", "--lock-timeout", "--quiet", "exit 2"]),
-        (["check"], ["--output", "--cache-dir", "<catalog>", "exit 0", "--xcassets"]),
+        (["check"], ["--output", "--cache-dir", "<catalog>", "exit 0", "--xcassets", "--no-gallery"]),
         (["clean"], ["--only", "--output", "--cache-dir", "--lock-timeout"]),
     ] as [([String], [String])])
     func help(command: [String], mentions: [String]) throws {

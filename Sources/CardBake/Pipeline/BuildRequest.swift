@@ -31,6 +31,9 @@ public struct BuildRequest: Sendable {
     public var cacheMaxBytes: Int64?
     /// An Xcode asset catalog to keep in line with the output folder (`--xcassets`); nil for none.
     public var xcassets: URL?
+    /// Write the preview gallery (`index.html` and `index-version.js`) beside the manifest; when
+    /// false, a gallery cardbake wrote there before is removed (`--no-gallery`).
+    public var gallery: Bool = true
 
     /// The default `maxPixels`: 100 megapixels.
     public static let defaultMaxPixels = 100_000_000

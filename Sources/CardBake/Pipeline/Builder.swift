@@ -90,11 +90,13 @@ public struct Builder: Sendable {
             Self.outcome(of: card, planned: plans[card.id], found: found[card.id], rendered: rendered[card.id])
         }
 
-        let (written, removed, manifestDigest) = try await writer.replacingFiles {
+        let (written, removed, manifestDigest, derived) = try await writer.replacingFiles {
             let written = try await Self.write(outcomes, with: writer, width: request.jobs)
-            let (removed, digest) = try await writer.replaceManifest(with: CardManifest(generator: Self.generator,
-                                                                                         cards: written.entries))
-            return (written, removed, digest)
+            let manifest = CardManifest(generator: Self.generator, cards: written.entries)
+            let (removed, digest) = try await writer.replaceManifest(with: manifest)
+            let gallery = GalleryWriter(folder: output, records: records, journal: writer.journal)
+            let derived = try await request.gallery ? gallery.update(for: manifest) : gallery.remove()
+            return (written, removed, digest, derived)
         }
         writer.journal.finish()
         let final = written.outcomes
@@ -105,7 +107,7 @@ public struct Builder: Sendable {
         if let wholeBuild, !final.contains(where: { $0.cachedCard?.plan.warnings.isEmpty != true }) {
             // Only the next build's shortcut depends on it: a record that cannot be stored is not an error.
             try? await records.save(WholeBuild.outputDigest(manifest: manifestDigest, entries: written.entries,
-                                                            of: catalog.cards), for: wholeBuild.key)
+                                                            of: catalog.cards, derived: derived), for: wholeBuild.key)
         }
         let collected = workspace.finishBuild()
         return BuildReport(cards: zip(catalog.cards, final).map { $1.result(for: $0) },

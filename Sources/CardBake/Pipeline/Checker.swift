@@ -27,6 +27,7 @@ public struct Checker: Sendable {
             case failing
         }
 
+        /// The card's id; for a file made from the manifest (the gallery), that file's name.
         public var cardID: String
         public var kind: Kind
         public var reason: String
@@ -58,7 +59,8 @@ public struct Checker: Sendable {
         try Vips.start()
         let planner = Planner(statCache: statCache, fonts: fonts, strict: request.strict)
         let manifestURL = output.manifestURL
-        let entries = CardManifest.read(from: manifestURL)?.cards ?? []
+        let inPlace = CardManifest.read(from: manifestURL)
+        let entries = inPlace?.cards ?? []
         let built = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var findings: [Finding] = []
         for card in catalog.cards {
@@ -85,6 +87,9 @@ public struct Checker: Sendable {
             for (card, problem) in AssetCatalogWriter.differences(in: xcassets, for: entries, statCache: statCache) {
                 findings.append(Finding(cardID: card ?? xcassets.lastPathComponent, kind: .stale, reason: problem))
             }
+        }
+        if request.gallery, let inPlace {
+            findings += Gallery(of: inPlace).differences(in: request.output)
         }
         return findings
     }

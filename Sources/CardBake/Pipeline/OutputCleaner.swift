@@ -5,15 +5,16 @@ import Foundation
 
 /// Removes what cardbake wrote, and nothing else.
 public enum OutputCleaner {
-    /// Removes the cards the manifest names, the manifest itself and a shard build's
-    /// ``ShardRecord``, then `cards/` if it is empty; first, what a build killed part-way left
-    /// (see ``WriteJournal``), its scratch folder included.
+    /// Removes the cards the manifest names, the manifest itself, the gallery cardbake wrote and a
+    /// shard build's ``ShardRecord``, then `cards/` if it is empty; first, what a build killed
+    /// part-way left (see ``WriteJournal``), its scratch folder included.
     public static func removeOutput(at directory: URL) throws {
         let folder = OutputFolder(directory: directory, statCache: StatCache(loadingFrom: nil))
         _ = WriteJournal.output(folder, cards: [])
         ShardRecord.remove(from: directory)
         try? FileManager.default.removeItem(at: directory.appendingPathComponent(CacheWorkspace.scratchFolder))
         let manifestURL = folder.manifestURL
+        Gallery.remove(in: directory)
         guard let manifest = folder.manifestInPlace.manifest else { return }
         _ = OutputFolder.remove(manifest.files, in: directory)
         try FileManager.default.removeItem(at: manifestURL)

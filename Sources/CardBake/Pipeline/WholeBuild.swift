@@ -19,6 +19,8 @@ import Foundation
 /// with the bytes it names.
 struct WholeBuild {
     let key: ContentDigest
+    /// The files made from the manifest (the gallery) that the build writes, relative to the output folder.
+    let derivedFiles: [String]
 
     /// The key of building `catalog` as `request` asks; nil when the catalog was not read from a
     /// file, or when an image or font cannot be read (planning the cards reports which).
@@ -29,6 +31,8 @@ struct WholeBuild {
         key.add("catalogBytes", catalogDigest)
         key.add("settings", request.settingsDigest)
         key.add("shard", request.shard?.description)
+        key.add("gallery", request.gallery ? Gallery.templateDigest : nil)
+        derivedFiles = request.gallery ? Gallery.fileNames : []
         // A card's text may fall back to any installed font (emoji, CJK): which ones only planning finds out.
         key.add("installedFonts", FontResolver.installedFonts())
         let fontRequests = Set(catalog.cards.flatMap { [$0.style.title.fontRequest, $0.style.description.fontRequest] })
@@ -60,13 +64,15 @@ struct WholeBuild {
     }
 
     /// ``outputDigest(manifest:files:)`` of the files `entries` name for `cards` (the same cards,
-    /// in catalog order): what a build that wrote them records under its key.
-    static func outputDigest(manifest: ContentDigest, entries: [CardManifest.Entry], of cards: [Card]) -> ContentDigest {
+    /// in catalog order), then the `derived` files (in ``derivedFiles``' order): what a build that
+    /// wrote them records under its key.
+    static func outputDigest(manifest: ContentDigest, entries: [CardManifest.Entry], of cards: [Card],
+                             derived: [(file: String, digest: ContentDigest)] = []) -> ContentDigest {
         outputDigest(manifest: manifest, files: zip(cards, entries).flatMap { card, entry in
             card.style.scales.compactMap { scale in
                 entry.images[CardManifest.scaleName(scale)].map { (file: $0.file, digest: $0.sha256) }
             }
-        })
+        } + derived)
     }
 
     /// Whether the output folder is as the build recorded under this key left it, with every
@@ -90,7 +96,10 @@ struct WholeBuild {
                 files.append((file, digest))
             }
         }
-        return files.count == catalog.cards.reduce(0) { $0 + $1.style.scales.count }
+        for case let (file, digest?) in zip(derivedFiles, output.statCache.digests(ofFilesAtPaths: derivedFiles.map(output.path(of:)))) {
+            files.append((file, digest))
+        }
+        return files.count == catalog.cards.reduce(derivedFiles.count) { $0 + $1.style.scales.count }
             && Self.outputDigest(manifest: manifestDigest, files: files) == recorded
     }
 }

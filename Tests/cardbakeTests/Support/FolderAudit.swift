@@ -27,16 +27,18 @@ enum FolderAudit {
         }
     }
 
-    /// The folder holds `manifest.json` and exactly the files it lists (besides `foreign`, files
-    /// that are not cardbake's), each of the listed size and SHA-256; no temporary file, no note of
-    /// an unfinished build.
+    /// The folder holds `manifest.json`, the preview gallery (`index.html`, `index-version.js`) and
+    /// exactly the files the manifest lists (besides `foreign`, files that are not cardbake's), each
+    /// of the listed size and SHA-256; no temporary file, no note of an unfinished build.
     static func output(_ folder: URL, foreign: Set<String> = []) -> [String] {
         let manifestURL = folder.appendingPathComponent("manifest.json")
         guard let manifest = try? ManifestFile.read(from: manifestURL) else {
             return ["no readable manifest in \(folder.path)"]
         }
         var problems: [String] = []
-        var listed: Set<String> = ["manifest.json"]
+        var listed: Set<String> = ["manifest.json", "index.html", "index-version.js"]
+        problems += ["index.html", "index-version.js"].filter { !FileManager.default.fileExists(
+            atPath: folder.appendingPathComponent($0).path) }.map { "missing \($0)" }
         for image in manifest.cards.flatMap(\.images.values) {
             listed.insert(image.file)
             guard let data = try? Data(contentsOf: folder.appendingPathComponent(image.file)) else {

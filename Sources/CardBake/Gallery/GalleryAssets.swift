@@ -1,0 +1,141 @@
+/// The preview gallery's inline style sheet and script.
+enum GalleryAssets {
+    /// A neutral page that follows the system's light or dark appearance, a centred summary, and
+    /// centred, wrapping rows of cards at their own size.
+    static let style = """
+        :root{color-scheme:light dark;--page:#ececee;--ink:#1d1d1f;--muted:#6e6e73;\
+        --shadow:0 1px 2px rgb(0 0 0/.10),0 10px 30px rgb(0 0 0/.12)}
+        @media (prefers-color-scheme:dark){:root{--page:#1c1c1e;--ink:#f5f5f7;--muted:#98989d;\
+        --shadow:0 1px 2px rgb(0 0 0/.4),0 10px 30px rgb(0 0 0/.35)}}
+        *{box-sizing:border-box}
+        body{margin:0;background:var(--page);color:var(--ink);\
+        font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",sans-serif;\
+        -webkit-font-smoothing:antialiased}
+        header{max-width:1480px;margin:0 auto;padding:36px 32px 4px;text-align:center}
+        h1{margin:0 0 2px;font-size:20px;font-weight:650;letter-spacing:-.01em}
+        header p{margin:0;color:var(--muted)}
+        header p span{display:inline-block;margin:0 7px}
+        main{max-width:1480px;margin:0 auto;padding:28px 32px 72px;display:flex;flex-wrap:wrap;\
+        justify-content:center;align-items:flex-start;gap:40px 32px}
+        .card{position:relative;flex:none;margin:0;overflow:hidden;background-size:cover;\
+        box-shadow:var(--shadow);outline:none}
+        .card canvas,.card img{position:absolute;inset:0;display:block;width:100%;height:100%}
+        .card img.bitmap{opacity:0;transition:opacity .35s ease-out}
+        .card.shown img.bitmap{opacity:1}
+        figcaption{position:absolute;inset:auto 0 0;padding:36px 14px 12px;color:#fff;\
+        background:linear-gradient(rgb(0 0 0/0),rgb(0 0 0/.75));opacity:0;transform:translateY(8px);\
+        transition:opacity .15s,transform .15s;pointer-events:none}
+        .card:hover figcaption,.card:focus-visible figcaption{opacity:1;transform:none}
+        figcaption code{display:block;font:12px/1.4 ui-monospace,"SF Mono",Menlo,"DejaVu Sans Mono",monospace;\
+        opacity:.8}
+        figcaption span{display:block;font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+        """
+
+    /// Paints each card's ThumbHash and loads its bitmap once the card is within two screens of
+    /// the viewport (the working range), fades the bitmap in once it has decoded, and reloads the
+    /// page when `index-version.js` names another version. `cardbakeGallery.decodeThumbHash` is
+    /// exposed for tests.
+    static let script = #"""
+        (() => {
+          "use strict";
+          // ThumbHash (https://github.com/evanw/thumbhash) bytes to RGBA pixels, at most 32 px on the long side.
+          // Header: L, P, Q averages and the L scale in 24 bits; the L count along the short side, the P and Q
+          // scales and the orientation in 16 bits; with alpha, its average and scale in one byte. Then one
+          // 4-bit DCT coefficient per term: L, P, Q (and A), each a triangle of cx/cy frequencies.
+          const decodeThumbHash = (hash) => {
+            const header24 = hash[0] | hash[1] << 8 | hash[2] << 16, header16 = hash[3] | hash[4] << 8;
+            const hasAlpha = header24 >> 23 & 1, isLandscape = header16 >> 15 & 1;
+            const longCount = hasAlpha ? 5 : 7, shortCount = header16 & 7;
+            const ratio = isLandscape ? longCount / shortCount : shortCount / longCount;
+            const width = Math.round(ratio > 1 ? 32 : 32 * ratio), height = Math.round(ratio > 1 ? 32 / ratio : 32);
+            let nibble = 2 * (hasAlpha ? 6 : 5);
+            const channel = (average, nx, ny, scale) => {
+              const terms = [];
+              for (let cy = 0; cy < ny; cy++) {
+                for (let cx = cy ? 0 : 1; cx * ny < nx * (ny - cy); cx++, nibble++) {
+                  const bits = hash[nibble >> 1] >> ((nibble & 1) << 2) & 15;
+                  terms.push([cx, cy, (bits / 7.5 - 1) * scale * 2]);
+                }
+              }
+              return { average, terms };
+            };
+            const l = channel((header24 & 63) / 63, Math.max(3, isLandscape ? longCount : shortCount),
+                              Math.max(3, isLandscape ? shortCount : longCount), (header24 >> 18 & 31) / 31);
+            const p = channel((header24 >> 6 & 63) / 31.5 - 1, 3, 3, (header16 >> 3 & 63) / 63 * 1.25);
+            const q = channel((header24 >> 12 & 63) / 31.5 - 1, 3, 3, (header16 >> 9 & 63) / 63 * 1.25);
+            const a = hasAlpha ? channel((hash[5] & 15) / 15, 5, 5, (hash[5] >> 4) / 15) : { average: 1, terms: [] };
+            const rgba = new Uint8ClampedArray(width * height * 4);
+            const fx = new Float64Array(8), fy = new Float64Array(8);
+            const sum = ({ average, terms }) => terms.reduce((value, [cx, cy, f]) => value + f * fx[cx] * fy[cy], average);
+            for (let y = 0, i = 0; y < height; y++) {
+              for (let c = 0; c < 8; c++) fy[c] = Math.cos(Math.PI / height * (y + 0.5) * c);
+              for (let x = 0; x < width; x++, i += 4) {
+                for (let c = 0; c < 8; c++) fx[c] = Math.cos(Math.PI / width * (x + 0.5) * c);
+                const lum = sum(l), yellowBlue = sum(p), redGreen = sum(q);
+                const b = lum - 2 / 3 * yellowBlue, r = (3 * lum - b + redGreen) / 2;
+                rgba[i] = 255 * r;
+                rgba[i + 1] = 255 * (r - redGreen);
+                rgba[i + 2] = 255 * b;
+                rgba[i + 3] = 255 * sum(a);
+              }
+            }
+            return { width, height, rgba };
+          };
+          window.cardbakeGallery = { decodeThumbHash };
+
+          const paintThumbHash = (card) => {
+            if (!card.dataset.thumbhash) return;
+            try {
+              const bytes = Uint8Array.from(atob(card.dataset.thumbhash), (c) => c.charCodeAt(0));
+              const { width, height, rgba } = decodeThumbHash(bytes);
+              const canvas = document.createElement("canvas");
+              canvas.width = width;
+              canvas.height = height;
+              canvas.getContext("2d").putImageData(new ImageData(rgba, width, height), 0, 0);
+              card.prepend(canvas);
+            } catch {
+              // A malformed hash leaves the placeholder colour.
+            }
+          };
+
+          const loadBitmap = (card) => {
+            const image = new Image();
+            image.className = "bitmap";
+            image.alt = card.dataset.title;
+            image.decoding = "async";
+            image.srcset = card.dataset.srcset;
+            image.src = card.dataset.src;
+            card.insertBefore(image, card.querySelector("figcaption"));
+            image.decode().then(() => requestAnimationFrame(() => card.classList.add("shown")),
+                                () => card.classList.add("failed"));
+          };
+
+          const workingRange = new IntersectionObserver((entries) => {
+            for (const entry of entries) {
+              if (!entry.isIntersecting) continue;
+              workingRange.unobserve(entry.target);
+              paintThumbHash(entry.target);
+              loadBitmap(entry.target);
+            }
+          }, { rootMargin: "200% 0px" });
+          for (const card of document.querySelectorAll(".card")) workingRange.observe(card);
+
+          // Live reload: index-version.js sets cardbakeGalleryVersion; one small script every second,
+          // none while the page is hidden.
+          const version = document.documentElement.dataset.version;
+          let probe = null;
+          setInterval(() => {
+            if (document.hidden || probe) return;
+            probe = document.createElement("script");
+            probe.src = "index-version.js?" + Date.now();
+            probe.onload = probe.onerror = () => {
+              probe.remove();
+              probe = null;
+              const current = window.cardbakeGalleryVersion;
+              if (current && current !== version) location.reload();
+            };
+            document.head.append(probe);
+          }, 1000);
+        })();
+        """#
+}

@@ -1,0 +1,40 @@
+import CardBakeManifest
+
+/// What the preview gallery shows of one card.
+struct GalleryCard: Sendable {
+    let id: String
+    let title: String
+    /// In points, which the page lays out as CSS pixels.
+    let width: Double
+    let height: Double
+    /// `#RRGGBB`: the first paint, before any script runs.
+    let color: String
+    /// Standard base64 ThumbHash, painted by the page's script over the colour; nil leaves the colour.
+    let thumbhash: String?
+    /// A tiny image as a `data:` URL: the placeholder when the page's script does not run.
+    let dataURL: String?
+    /// Each scale's file, relative to the page, smallest scale first.
+    let images: [(scale: Int, file: String)]
+
+    init(id: String, title: String, width: Double, height: Double, color: String, thumbhash: String?,
+         dataURL: String?, images: [(scale: Int, file: String)]) {
+        self.id = id
+        self.title = title
+        self.width = width
+        self.height = height
+        self.color = color
+        self.thumbhash = thumbhash
+        self.dataURL = dataURL
+        self.images = images.sorted { $0.scale < $1.scale }
+    }
+
+    /// The one mapping from a manifest entry to what the page needs.
+    init(entry: CardManifest.Entry) {
+        self.init(id: entry.id, title: entry.title, width: entry.size.width, height: entry.size.height,
+                  color: entry.placeholder.color, thumbhash: entry.placeholder.thumbhash,
+                  dataURL: entry.placeholder.dataURL,
+                  images: entry.images.compactMap { name, image in
+                      Int(name.dropLast()).map { (scale: $0, file: image.file) }
+                  })
+    }
+}

@@ -1,0 +1,96 @@
+import CardBakeManifest
+import Foundation
+
+/// The preview gallery's HTML: every card at its size in points, placeholders first, bitmaps faded
+/// in as they come near the viewport. Everything the page needs is inline or beside it, so it works
+/// from `file://` with no network; the same cards and version give the same bytes.
+struct GalleryPage: Sendable {
+    let cards: [GalleryCard]
+    /// The manifest's `generator`, shown in the summary.
+    let generator: String
+    /// What `index-version.js` holds for this page; the page reloads itself when that changes.
+    let version: ContentDigest
+
+    /// The page, as UTF-8.
+    var html: Data {
+        var page = """
+            <!DOCTYPE html>
+            <html lang="en" data-version="\(version)">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="generator" content="\(Self.escaped(generator))">
+            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src 'self' file: data:; \
+            style-src 'unsafe-inline'; script-src 'self' file: 'unsafe-inline'">
+            <link rel="icon" href="data:,">
+            <title>\(Self.escaped(summary)) · cardbake preview</title>
+            <style>\(GalleryAssets.style)</style>
+            </head>
+            <body>
+            <header><h1>cardbake preview</h1><p><span>\(Self.escaped(summary))</span><span>\(Self.escaped(generator))</span></p></header>
+            <main>
+
+            """
+        for card in cards {
+            page += Self.figure(card) + "\n"
+        }
+        page += """
+            </main>
+            <script>\(GalleryAssets.script)</script>
+            </body>
+            </html>
+
+            """
+        return Data(page.utf8)
+    }
+
+    /// `48 cards at 1x, 2x, 3x`.
+    var summary: String {
+        let scales = Set(cards.flatMap { $0.images.map(\.scale) }).sorted().map { "\($0)x" }
+        let count = "\(cards.count) card\(cards.count == 1 ? "" : "s")"
+        return scales.isEmpty ? count : "\(count) at \(scales.joined(separator: ", "))"
+    }
+
+    /// One card: placeholder colour (and data URL) as its background, the bitmap's files for the
+    /// script, an `<img>` for a browser without script, and a caption shown on hover.
+    static func figure(_ card: GalleryCard) -> String {
+        let width = number(card.width), height = number(card.height)
+        var style = "width:\(width)px;height:\(height)px;background-color:\(card.color)"
+        if let dataURL = card.dataURL {
+            style += ";background-image:url(\"\(dataURL)\")"
+        }
+        let srcset = card.images.map { "\($0.file) \($0.scale)x" }.joined(separator: ", ")
+        let src = card.images.first?.file ?? ""
+        var attributes = "class=\"card\" id=\"\(escaped(card.id))\" style=\"\(escaped(style))\""
+        attributes += " data-src=\"\(escaped(src))\" data-srcset=\"\(escaped(srcset))\" data-title=\"\(escaped(card.title))\""
+        if let thumbhash = card.thumbhash {
+            attributes += " data-thumbhash=\"\(escaped(thumbhash))\""
+        }
+        return "<figure \(attributes) tabindex=\"0\">"
+            + "<noscript><img src=\"\(escaped(src))\" srcset=\"\(escaped(srcset))\" width=\"\(width)\" "
+            + "height=\"\(height)\" alt=\"\(escaped(card.title))\" loading=\"lazy\"></noscript>"
+            + "<figcaption><code>\(escaped(card.id))</code><span>\(escaped(card.title))</span></figcaption></figure>"
+    }
+
+    /// A length without a needless fraction: `320`, `514.5`.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    /// Text safe in HTML content and in double-quoted attributes.
+    static func escaped(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+@testable import CardBake
+@testable import CardBakeManifest
+import Testing
+import Vips
+
+/// The preview gallery as a designer opens it: `file://…/index.html` in headless Chromium, checked by
+/// the pixels of a screenshot.
+@Suite("Gallery in Chromium", .vips, .serialized)
+struct GalleryBrowserTests {
+    /// A ThumbHash made by the reference JavaScript encoder (evanw/thumbhash) from a 60 × 40 image,
+    /// orange on the left and teal on the right, darker at the top; and what the reference decoder
+    /// makes of it: 32 × 23 pixels, this mean colour, these corner pixels.
+    static let referenceHash = "1/gFdZx7dnhwiHh4iHiHh49394iH"
+    static let referenceMean = [102.36, 104.06, 76.75]
+    static let referenceTopLeft = [210, 54, 0]
+    static let referenceBottomRight = [0, 132, 173]
+
+    static func fixture() throws -> BuildFixture {
+        try BuildFixture(images: [
+            "alpha": try TestImage.blocks(width: 120, height: 80),
+            "beta": try TestImage.solid(width: 60, height: 90, [40, 90, 200]),
+            "gamma": try TestImage.solid(width: 90, height: 60, [220, 170, 30]),
+        ])
+    }
+
+    /// Each card's id and frame in CSS pixels, and the file its bitmap came from.
+    static let cardFrames = "eval:[...document.querySelectorAll('.card')].map(c => { const r = c.getBoundingClientRect(); "
+        + "const i = c.querySelector('img.bitmap'); return [c.id, r.x, r.y, r.width, r.height, i ? i.currentSrc : ''] })"
+
+    @Test("Every card shows at its size in points with its 1x bitmap faded in, on a neutral page that loads nothing from the network")
+    func cardsShow() async throws {
+        let fixture = try Self.fixture()
+        try await fixture.build()
+        let manifest = try #require(fixture.manifest)
+        let page = fixture.output.appendingPathComponent("index.html")
+        let screenshot = fixture.folder.file("shot.png")
+        let values = try PageProbe.run(page, steps: [
+            "wait:document.querySelectorAll('.card.shown').length === 3",
+            "wait:[...document.querySelectorAll('img.bitmap')].every(i => getComputedStyle(i).opacity === '1')",
+            Self.cardFrames,
+            "requests:",
+            "screenshot:\(screenshot.path)",
+        ])
+        let frames = try #require(values.first as? [[Any]])
+        let resources = try #require(values.last as? [String])
+        // The page, its version script, and the card files beside it: nothing from the network.
+        #expect(resources.contains(page.absoluteString), "\(resources)")
+        #expect(resources.contains { $0.hasSuffix("/cards/alpha@1x.png") }, "\(resources)")
+        #expect(resources.allSatisfy { $0.hasPrefix("file://") || $0.hasPrefix("data:") }, "\(resources)")
+
+        let shot = try Bitmap(encoded: Data(contentsOf: screenshot))
+        #expect(frames.map { $0[0] as? String } == manifest.cards.map(\.id))
+        for (frame, entry) in zip(frames, manifest.cards) {
+            let (x, y) = (Int(frame[1] as! Double), Int(frame[2] as! Double))
+            #expect(frame[3] as? Double == entry.size.width && frame[4] as? Double == entry.size.height, "\(frame)")
+            #expect((frame[5] as? String)?.hasSuffix("cards/\(entry.id)@1x.png") == true, "\(frame)")
+            // The screenshot shows the 1x bitmap itself where the card is.
+            let bitmap = try Bitmap(encoded: Data(contentsOf: fixture.outputFile("\(entry.id)@1x.png")))
+            let visibleHeight = min(bitmap.height, shot.height - y)
+            try #require(visibleHeight > 100, "card \(entry.id) at y \(y) is off screen")
+            let difference = Self.meanDifference(shot, at: (x, y), bitmap, rows: visibleHeight)
+            #expect(difference < 3, "card \(entry.id): mean difference \(difference) from its 1x bitmap")
+        }
+        // A neutral page around the cards.
+        let corner = shot.pixel(4, shot.height - 4)
+        #expect(corner[0] == corner[2] || abs(corner[0] - corner[2]) <= 2, "page colour \(corner)")
+    }
+
+    @Test("Before a bitmap decodes, a card shows its ThumbHash, or its placeholder colour when it has none")
+    func placeholders() throws {
+        try withTemporaryDirectory { folder in
+            let cards = [
+                GalleryCard(id: "hashed", title: "Hashed", width: 300, height: 200, color: "#66684D",
+                            thumbhash: Self.referenceHash, dataURL: nil, images: [(1, "cards/missing@1x.png")]),
+                GalleryCard(id: "plain", title: "Plain", width: 200, height: 200, color: "#3366CC",
+                            thumbhash: nil, dataURL: nil, images: [(1, "cards/missing@1x.png")]),
+            ]
+            let page = folder.appendingPathComponent("index.html")
+            try GalleryPage(cards: cards, generator: "cardbake test", version: ContentDigest.sha256(Data())).html.write(to: page)
+            let screenshot = folder.appendingPathComponent("shot.png")
+            let values = try PageProbe.run(page, steps: [
+                "wait:document.querySelectorAll('.card.failed').length === 2",
+                Self.cardFrames,
+                "screenshot:\(screenshot.path)",
+            ])
+            let frames = try #require(values.first as? [[Any]])
+            let shot = try Bitmap(encoded: Data(contentsOf: screenshot))
+            let hashed = (x: Int(frames[0][1] as! Double), y: Int(frames[0][2] as! Double))
+            // The ThumbHash's corners: orange top left, teal bottom right, as the reference decodes them.
+            Self.expectClose(shot.mean(x: hashed.x + 2, y: hashed.y + 2, width: 4, height: 4), Self.referenceTopLeft, 12)
+            Self.expectClose(shot.mean(x: hashed.x + 294, y: hashed.y + 194, width: 4, height: 4), Self.referenceBottomRight, 12)
+            let plain = (x: Int(frames[1][1] as! Double), y: Int(frames[1][2] as! Double))
+            Self.expectClose(shot.mean(x: plain.x + 20, y: plain.y + 20, width: 160, height: 160), [0x33, 0x66, 0xCC], 2)
+        }
+    }
+
+    @Test("The page's ThumbHash decoder gives what the reference decoder gives")
+    func thumbHashDecoder() throws {
+        try withTemporaryDirectory { folder in
+            let page = folder.appendingPathComponent("index.html")
+            try GalleryPage(cards: [], generator: "cardbake test", version: ContentDigest.sha256(Data())).html.write(to: page)
+            let values = try PageProbe.run(page, steps: [
+                "eval:(() => { const d = cardbakeGallery.decodeThumbHash(Uint8Array.from(atob('\(Self.referenceHash)'), "
+                    + "c => c.charCodeAt(0))); const m = [0, 0, 0]; for (let i = 0; i < d.width * d.height; i++) "
+                    + "for (let c = 0; c < 3; c++) m[c] += d.rgba[i * 4 + c] / (d.width * d.height); "
+                    + "return [d.width, d.height, m, [...d.rgba.slice(0, 3)], [...d.rgba.slice(-4, -1)], d.rgba[3]] })()",
+            ])
+            let decoded = try #require(values.first as? [Any])
+            #expect(decoded[0] as? Int == 32 && decoded[1] as? Int == 23, "\(decoded)")
+            // Rounding where the reference truncates adds up to half a level.
+            Self.expectClose(try #require(decoded[2] as? [Double]), Self.referenceMean.map { $0 + 0.5 }, 0.6)
+            Self.expectClose(try #require(decoded[3] as? [Double]), Self.referenceTopLeft.map(Double.init), 1)
+            Self.expectClose(try #require(decoded[4] as? [Double]), Self.referenceBottomRight.map(Double.init), 1)
+            #expect(decoded[5] as? Int == 255)
+        }
+    }
+
+    @Test("The page reloads itself when index-version.js names another version")
+    func liveReload() async throws {
+        let fixture = try Self.fixture()
+        try await fixture.build()
+        let page = fixture.output.appendingPathComponent("index.html")
+        let versionFile = fixture.output.appendingPathComponent(Gallery.versionName)
+        _ = try PageProbe.run(page, steps: [
+            "eval:window.loadedBefore = true",
+            "wait:window.cardbakeGalleryVersion === document.documentElement.dataset.version",
+            "write:\(versionFile.path)=window.cardbakeGalleryVersion = \"another\";",
+            "wait:window.loadedBefore === undefined",
+        ])
+    }
+
+    /// Mean absolute difference of the colour bands between `bitmap` and the screenshot's region at `origin`.
+    static func meanDifference(_ shot: Bitmap, at origin: (Int, Int), _ bitmap: Bitmap, rows: Int) -> Double {
+        var total = 0
+        for y in 0..<rows {
+            for x in 0..<bitmap.width {
+                let a = shot.pixel(origin.0 + x, origin.1 + y), b = bitmap.pixel(x, y)
+                total += (0..<3).reduce(0) { $0 + abs(a[$1] - b[$1]) }
+            }
+        }
+        return Double(total) / Double(rows * bitmap.width * 3)
+    }
+
+    static func expectClose(_ actual: [Double], _ expected: [Int], _ tolerance: Double,
+                            sourceLocation: SourceLocation = #_sourceLocation) {
+        expectClose(actual, expected.map(Double.init), tolerance, sourceLocation: sourceLocation)
+    }
+
+    static func expectClose(_ actual: [Double], _ expected: [Double], _ tolerance: Double,
+                            sourceLocation: SourceLocation = #_sourceLocation) {
+        let close = zip(actual.prefix(3), expected).allSatisfy { abs($0 - $1) <= tolerance }
+        #expect(close, "\(actual) is not within \(tolerance) of \(expected)", sourceLocation: sourceLocation)
+    }
+}

@@ -1,0 +1,175 @@
+"""The scroll benchmark: do prerendered cards scroll at 60 FPS where cards drawn at runtime do not?
+
+Builds the bench's 100-card catalog with cardbake, as PNG and as JPEG (its gallery is the
+prerendered page: one `<img>` per card) and writes the runtime page (runtime_page.py: the photo, a CSS blur and
+saturation, gradient and text drawn live per card). Each page is loaded in Debian's headless
+Chromium, driven over the DevTools protocol (Tests/Browser/chromium_pipe.py), at 390 x 844 CSS
+pixels and device scale factor 3 (a phone), and scrolled by a script: SCROLL_PIXELS CSS pixels in
+SCROLL_SECONDS at a constant speed, the position set in every requestAnimationFrame callback.
+Every frame's time is the delta between callbacks; long tasks come from a PerformanceObserver.
+A fresh browser per run; BENCH_RUNS runs (3) of each page, alternating, in each setting: the
+phone as the machine runs; the phone with its main thread throttled 4x
+(Emulation.setCPUThrottlingRate), as a slower phone; and a 1440 x 900 window at scale 2, whose
+four columns of cards bring more pixels to decode or draw per scrolled distance.
+
+Prints the table and writes it as its own section of bench/RESULTS.md (a quick run, BENCH_QUICK=1:
+bench/work/RESULTS-quick.md).
+"""
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent
+REPO = BENCH.parent
+sys.path[:0] = [str(BENCH), str(REPO / "Tests" / "Browser")]
+
+import bench  # noqa: E402  (the bench's helpers: binary, progress, tables, machine)
+import make_data  # noqa: E402
+import results  # noqa: E402
+import runtime_page  # noqa: E402
+from chromium_pipe import BrowserError, Chromium  # noqa: E402
+
+CARDS = 48 if bench.QUICK else 100
+RUNS = bench.RUNS
+SCROLL_SECONDS = 6
+SCROLL_PIXELS = 18_000
+# (name, (width, height, device scale factor, mobile), CPU throttling rate)
+SETTINGS = (("phone 390 x 844 @3", (390, 844, 3, True), 1),
+            ("phone, main thread 4x slower", (390, 844, 3, True), 4),
+            ("desktop 1440 x 900 @2", (1440, 900, 2, False), 1))
+FRAME_BUDGET_MS = 1000 / 60
+# A frame on time is 16.7 ms give or take the timer's jitter; one that missed a vsync is 33 ms.
+LATE_MS = FRAME_BUDGET_MS + 2
+SECTION = "## Scroll: prerendered cards against cards drawn at runtime, in headless Chromium"
+WORK = bench.WORK / "scroll"
+
+# Runs in the page: scrolls at a constant speed, one position per frame, and returns every
+# frame's time and the long tasks meanwhile.
+SCROLL_SCRIPT = """
+new Promise((resolve) => {
+  const frames = [], longTasks = [];
+  const observer = new PerformanceObserver((list) => longTasks.push(...list.getEntries().map((e) => e.duration)));
+  observer.observe({ type: "longtask" });
+  const scroller = document.scrollingElement;
+  const distance = Math.min(%(pixels)d, scroller.scrollHeight - innerHeight);
+  let start = null, last = null;
+  const step = (now) => {
+    if (start === null) start = now; else frames.push(now - last);
+    last = now;
+    const progress = Math.min(1, (now - start) / %(milliseconds)d);
+    scroller.scrollTop = distance * progress;
+    if (progress < 1) requestAnimationFrame(step);
+    else setTimeout(() => { observer.disconnect(); resolve({ frames, longTasks, distance }); }, 200);
+  };
+  requestAnimationFrame(step);
+})
+""" % {"pixels": SCROLL_PIXELS, "milliseconds": SCROLL_SECONDS * 1000}
+
+# The first screen is ready: its images have loaded (and, in the gallery, faded in), and the fonts.
+READY = """(() => {
+  const onFirstScreen = (element) => element.getBoundingClientRect().top < innerHeight;
+  return document.fonts.status === "loaded" && [...document.images].filter(onFirstScreen).every((i) => i.complete)
+    && [...document.querySelectorAll(".card[data-src]")].filter(onFirstScreen).every((c) => c.classList.contains("shown"));
+})()"""
+
+
+def build_gallery(binary, format):
+    """Builds the CARDS-card catalog in `format`; returns its output folder (the gallery is its index.html)."""
+    output = WORK / f"output-{CARDS}-{format}"
+    bench.run([binary, "build", make_data.catalog_path(CARDS), "--output", output, "--format", format,
+               "--cache-dir", WORK / "cache", "--quiet"], f"scroll-build-{CARDS}-{format}")
+    return output
+
+
+def measure(page, viewport, throttling):
+    """One run: a fresh browser loads `page`, waits for the first screen, scrolls; returns the result."""
+    width, height, scale, mobile = viewport
+    with Chromium(width=width, height=height, scale=scale, mobile=mobile) as browser:
+        browser.navigate(page.as_uri())
+        browser.wait_for(READY)
+        browser.wait_for("new Promise((r) => setTimeout(() => r(true), 1000))")
+        browser.page("Emulation.setCPUThrottlingRate", {"rate": throttling})
+        return browser.evaluate(SCROLL_SCRIPT, timeout=SCROLL_SECONDS * 20)
+
+
+def percentile(values, share):
+    """The value below which `share` of `values` lie (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
+
+
+def row(setting, name, runs):
+    """A table row from the runs of one page in one setting."""
+    frames = [frame for run in runs for frame in run["frames"]]
+    long_tasks = [task for run in runs for task in run["longTasks"]]
+    late = sum(frame > LATE_MS for frame in frames)
+    return [setting, name,
+            f"{len(frames)} ({', '.join(str(len(run['frames'])) for run in runs)})",
+            f"{statistics.median(frames):.1f}", f"{percentile(frames, 0.95):.1f}",
+            f"{100 * late / len(frames):.1f} %",
+            f"{len(long_tasks)} ({sum(long_tasks):.0f} ms)"]
+
+
+def main():
+    binary = bench.cardbake_binary()
+    make_data.main()
+    version = subprocess.run([binary, "--version"], check=True, capture_output=True, text=True).stdout.strip()
+    bench.progress(f"scroll: building {CARDS} cards")
+    png, jpeg = build_gallery(binary, "png"), build_gallery(binary, "jpeg")
+    pages = {"prerendered: cardbake gallery, PNG": png / "index.html",
+             "prerendered: cardbake gallery, JPEG q85": jpeg / "index.html",
+             "runtime: CSS blur, gradient, text": runtime_page.write(
+                 WORK / f"runtime-{CARDS}", png / "manifest.json", make_data.catalog_path(CARDS))}
+    chromium = subprocess.run([os.environ.get("CHROMIUM", "/usr/bin/chromium"), "--version"],
+                              capture_output=True, text=True).stdout.strip()
+    rows, raw, retries = [], {}, []
+    load_before = os.getloadavg()[0]
+    for setting, viewport, throttling in SETTINGS:
+        runs = {name: [] for name in pages}
+        for index in range(RUNS):
+            for name, page in pages.items():
+                bench.progress(f"scroll: {setting}: {name}, run {index + 1}/{RUNS}")
+                try:
+                    runs[name].append(measure(page, viewport, throttling))
+                except BrowserError as error:
+                    bench.progress(f"scroll: {error}; once more with a fresh browser")
+                    retries.append(f"{setting}, {name}, run {index + 1}: {error}")
+                    runs[name].append(measure(page, viewport, throttling))
+        rows += [row(setting, name, results) for name, results in runs.items()]
+        raw[setting] = runs
+    (WORK / f"runs-{CARDS}.json").write_text(json.dumps(raw))
+    load = f"{load_before:.1f} before, {os.getloadavg()[0]:.1f} after"
+    section = "\n".join([
+        SECTION,
+        "",
+        "Command: `make bench-scroll` (bench/scroll/scroll.py; also run by `make bench`).",
+        *(["", "**Quick development run (BENCH_QUICK=1). Not a result.**"] if bench.QUICK else []),
+        "",
+        *bench.host(),
+        f"- {chromium}, headless, software rendering (no GPU); {version}.",
+        f"- {CARDS} cards of the bench's catalog (12 MP photos), 1x/2x/3x, as PNG (cardbake's default) and as JPEG at quality 85 (`--format jpeg`, "
+        f"what a web app would ship: a sixth of the bytes, the formats table above). Each page scrolled {SCROLL_PIXELS:,} CSS px in {SCROLL_SECONDS} s at a "
+        f"constant speed, the position set in each requestAnimationFrame; {RUNS} run(s) of each, a fresh browser "
+        f"each; frames of all runs pooled (raw: bench/work/scroll/runs-{CARDS}.json). One-minute load average: {load}.",
+        "- Frame time: the delta between requestAnimationFrame callbacks. Late: over 16.7 ms by more than "
+        "the timer's jitter (> 18.7 ms), i.e. at least one vsync missed. Long tasks: PerformanceObserver "
+        "'longtask' entries (main-thread tasks over 50 ms), count and total.",
+        *[f"- Run again after a failure: {retry}." for retry in retries],
+        "",
+        bench.table(["setting", "page", "frames (per run)", "median ms", "p95 ms", "late frames",
+                     "long tasks"], rows),
+    ])
+    print(section)
+    results.write_section(bench.RESULTS, "scroll", section)
+    bench.progress(f"wrote the scroll section of {bench.RESULTS.relative_to(REPO)}")
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except bench.BenchError as error:
+        sys.exit(f"bench: error: {error}")
