@@ -64,7 +64,7 @@ struct GalleryWriterTests {
         let good = try Data(contentsOf: page)
         try FileManager.default.removeItem(at: page)
         try "<p>edited</p>".write(to: Self.file(fixture, Gallery.versionName), atomically: true, encoding: .utf8)
-        let findings = try Checker(request: Self.request(fixture)).run()
+        let findings = try await Checker(request: Self.request(fixture)).run()
         #expect(findings.map(\.description) == [
             "missing: index.html: the preview gallery has no index.html",
             "stale: index-version.js: the preview gallery does not show manifest.json",
@@ -72,7 +72,7 @@ struct GalleryWriterTests {
         let report = try await fixture.build()
         #expect(report.cards.allSatisfy { $0.status == .cached })
         #expect(try Data(contentsOf: page) == good)
-        #expect(try Checker(request: Self.request(fixture)).run().isEmpty)
+        #expect(try await Checker(request: Self.request(fixture)).run().isEmpty)
     }
 
     @Test("--no-gallery removes the gallery cardbake wrote, and never a page of someone else; clean removes it too")
@@ -83,7 +83,7 @@ struct GalleryWriterTests {
         for name in Gallery.fileNames {
             #expect(!FileManager.default.fileExists(atPath: Self.file(fixture, name).path), "\(name)")
         }
-        #expect(try Checker(request: Self.request(fixture, gallery: false)).run().isEmpty)
+        #expect(try await Checker(request: Self.request(fixture, gallery: false)).run().isEmpty)
 
         let theirs = Data("<!DOCTYPE html><title>My own page</title>".utf8)
         try theirs.write(to: Self.file(fixture, Gallery.pageName))
