@@ -62,6 +62,13 @@ static int first_line_fits(PangoLayout *layout, int height) {
     return PANGO_PIXELS_CEIL(logical.y + logical.height) <= height;
 }
 
+/// 1 when the layout shows every byte of `text`. Pango ellipsizes the last line that fits, but when
+/// that line ends a paragraph it drops the paragraphs after it without an ellipsis.
+static int shows_all_text(PangoLayout *layout, const char *text) {
+    PangoLayoutLine *last = pango_layout_get_line_readonly(layout, pango_layout_get_line_count(layout) - 1);
+    return last && last->start_index + last->length >= (int) strlen(text);
+}
+
 /// 1 when cairo draws `font`'s glyphs in colour: it has colour bitmaps (CBDT, sbix) or colour
 /// layers (COLR), as Noto Color Emoji does.
 static int is_color_font(PangoFont *font) {
@@ -164,7 +171,7 @@ static int render_locked(const ctext_request *request, ctext_mask *mask, char **
         cairo_move_to(cr, request->padding, top);
         pango_cairo_show_layout(cr, layout);
     }
-    mask->truncated = pango_layout_is_ellipsized(layout) || !draws;
+    mask->truncated = pango_layout_is_ellipsized(layout) || !draws || !shows_all_text(layout, request->text);
     g_object_unref(layout);
     cairo_destroy(cr);
     cairo_surface_flush(surface);

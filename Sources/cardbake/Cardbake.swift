@@ -35,6 +35,10 @@ enum Main {
         // buffers its thread freed; one arena per usable CPU keeps that retention in check
         // (docs/ARCHITECTURE.md, "Measurements behind defaults").
         mallopt(M_ARENA_MAX, Int32(UsableCPUs.current.count))
+        // Buffers of 1 MiB and more (decoded images, canvases, encoded bitmaps) are mapped and given
+        // back when freed. Left to itself glibc raises this threshold after the first such free, and
+        // later buffers of every size then fragment the heap, so the peak grows with the catalog.
+        mallopt(M_MMAP_THRESHOLD, 1 << 20)
         do {
             var command = try Cardbake.parseAsRoot()
             if var command = command as? any AsyncParsableCommand {

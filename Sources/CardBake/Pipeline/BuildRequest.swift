@@ -68,6 +68,10 @@ public struct BuildRequest: Sendable {
         try CatalogLoader.load(from: catalog, overrides: StyleOverrides(scales: scales, format: format))
     }
 
+    /// Whether the build writes the preview gallery: asked for, and not a shard's partial output
+    /// (`merge` writes the whole catalog's).
+    var writesGallery: Bool { gallery && shard == nil }
+
     /// Everything but the catalog and its files that decides what a build writes: the overrides,
     /// the generator, the manifest's schema and the renderer. Shards merge only when theirs agree.
     var settingsDigest: ContentDigest {

@@ -95,7 +95,7 @@ public struct Builder: Sendable {
             let manifest = CardManifest(generator: Self.generator, cards: written.entries)
             let (removed, digest) = try await writer.replaceManifest(with: manifest)
             let gallery = GalleryWriter(folder: output, records: records, journal: writer.journal)
-            let derived = try await request.gallery ? gallery.update(for: manifest) : gallery.remove()
+            let derived = try await request.writesGallery ? gallery.update(for: manifest) : gallery.remove()
             return (written, removed, digest, derived)
         }
         writer.journal.finish()

@@ -54,7 +54,8 @@ public struct Checker: Sendable {
         let fonts = FontResolver()
         let output = OutputFolder(directory: request.output, statCache: statCache)
         if try await isBuiltAsAWhole(catalog, in: output, fonts: fonts) {
-            return []
+            // The whole-build record does not cover the asset catalog, which lives elsewhere.
+            return assetCatalogFindings(for: CardManifest.read(from: output.manifestURL)?.cards ?? [], statCache: statCache)
         }
         try Vips.start()
         let planner = Planner(statCache: statCache, fonts: fonts, strict: request.strict)
@@ -83,15 +84,19 @@ public struct Checker: Sendable {
         for entry in entries where !ids.contains(entry.id) {
             findings.append(Finding(cardID: entry.id, kind: .extra, reason: "no longer in the catalog"))
         }
-        if let xcassets = request.xcassets {
-            for (card, problem) in AssetCatalogWriter.differences(in: xcassets, for: entries, statCache: statCache) {
-                findings.append(Finding(cardID: card ?? xcassets.lastPathComponent, kind: .stale, reason: problem))
-            }
-        }
-        if request.gallery, let inPlace {
+        findings += assetCatalogFindings(for: entries, statCache: statCache)
+        if request.writesGallery, let inPlace {
             findings += Gallery(of: inPlace).differences(in: request.output)
         }
         return findings
+    }
+
+    /// The `--xcassets` catalog's files that differ from those `entries` imply.
+    private func assetCatalogFindings(for entries: [CardManifest.Entry], statCache: StatCache) -> [Finding] {
+        guard let xcassets = request.xcassets else { return [] }
+        return AssetCatalogWriter.differences(in: xcassets, for: entries, statCache: statCache).map { card, problem in
+            Finding(cardID: card ?? xcassets.lastPathComponent, kind: .stale, reason: problem)
+        }
     }
 
     /// Whether the cache records a build of these inputs that left the output folder as it is.

@@ -56,7 +56,9 @@ public struct ShardMerge: Sendable {
                     try await writer.place(image.sha256, as: image.file) { try part.bytes(of: image) }
                 }
             }
-            return try await writer.replaceManifest(with: manifest).removed
+            let removed = try await writer.replaceManifest(with: manifest).removed
+            _ = try await GalleryWriter(folder: folder, records: writer.records, journal: writer.journal).update(for: manifest)
+            return removed
         }
         writer.journal.finish()
         ShardRecord.remove(from: output)

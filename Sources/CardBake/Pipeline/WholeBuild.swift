@@ -31,8 +31,8 @@ struct WholeBuild {
         key.add("catalogBytes", catalogDigest)
         key.add("settings", request.settingsDigest)
         key.add("shard", request.shard?.description)
-        key.add("gallery", request.gallery ? Gallery.templateDigest : nil)
-        derivedFiles = request.gallery ? Gallery.fileNames : []
+        key.add("gallery", request.writesGallery ? Gallery.templateDigest : nil)
+        derivedFiles = request.writesGallery ? Gallery.fileNames : []
         // A card's text may fall back to any installed font (emoji, CJK): which ones only planning finds out.
         key.add("installedFonts", FontResolver.installedFonts())
         let fontRequests = Set(catalog.cards.flatMap { [$0.style.title.fontRequest, $0.style.description.fontRequest] })
