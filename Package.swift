@@ -31,6 +31,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The remote cache over HTTP (bazel-remote's layout), a tier behind the local cache.
+        .target(name: "CardBakeRemoteCache", dependencies: ["CardBakeCache", "CardBakeFiles", "CardBakeManifest"]),
         // The catalog: JSON with positions, schema, validation, styles and their fingerprints.
         .target(name: "CardBakeCatalog", dependencies: ["CardBakeCache", "CardBakeFiles", "CardBakeManifest"]),
         // Rendering: one card's inputs in, its bitmaps out (libvips, Pango).
@@ -61,6 +63,7 @@ let package = Package(
                 "CardBakeCache",
                 "CardBakeCatalog",
                 "CardBakeFiles",
+                "CardBakeRemoteCache",
                 "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -69,11 +72,12 @@ let package = Package(
         .testTarget(
             name: "CardBakeTests",
             dependencies: ["CardBake", "CardBakeRender", "CardBakeCatalog", "CardBakeCache", "CardBakeFiles",
-                           "CardBakeManifest", "Vips"]
+                           "CardBakeManifest", "CardBakeRemoteCache", "Vips"]
         ),
         .testTarget(
             name: "cardbakeTests",
-            dependencies: ["CardBake", "CardBakeCatalog", "CardBakeCache", "CardBakeFiles", "CardBakeManifest", "cardbake"]
+            dependencies: ["CardBake", "CardBakeCatalog", "CardBakeCache", "CardBakeFiles", "CardBakeManifest", "CardBakeRemoteCache",
+                           "cardbake"]
         ),
     ]
 )

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CardBake
+import CardBakeCache
 import CardBakeCatalog
 import CardBakeFiles
 import Foundation
@@ -12,6 +13,7 @@ struct BuildCommand: AsyncParsableCommand {
 
     @OptionGroup var location: LocationOptions
     @OptionGroup var cache: CacheOptions
+    @OptionGroup var remote: RemoteCacheOptions
     @OptionGroup var lock: LockOptions
     @OptionGroup var verbosity: VerbosityOptions
 
@@ -38,11 +40,17 @@ struct BuildCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let request = BuildRequest(catalog: location.catalogURL, output: location.output.url,
+        var request = BuildRequest(catalog: location.catalogURL, output: location.output.url,
                                    cache: noCache ? nil : cache.cacheURL, jobs: jobs, maxPixels: maxPixels,
                                    scales: try overrides.parsedScales(), format: overrides.format,
                                    lockTimeout: lock.timeout)
         let console = Console(verbosity: verbosity)
+        let server = try remote.server()
+        defer { if let server { Task { await server.shutDown() } } }
+        if let server {
+            request.remoteCache = RemoteCache(server: server, mode: remote.remoteCacheMode)
+            if console.verbose { console.note("remote cache: \(server.displayName) (\(remote.remoteCacheMode.rawValue))") }
+        }
         let progress = ProgressPrinter(console: console)
         let interruption = Interruption()
         let builtReport: BuildReport

@@ -1,3 +1,4 @@
+import CardBakeCache
 import CardBakeCatalog
 import CardBakeManifest
 import Foundation
@@ -62,6 +63,15 @@ public struct BuildReport: Codable, Sendable, Equatable {
     public var seconds: Double
     /// Output files removed because their cards left the catalog.
     public var removed: [String]
+    /// What the build exchanged with the remote cache; nil without one.
+    public var remoteCache: RemoteCacheTraffic?
+
+    public init(cards: [CardResult], seconds: Double, removed: [String], remoteCache: RemoteCacheTraffic? = nil) {
+        self.cards = cards
+        self.seconds = seconds
+        self.removed = removed
+        self.remoteCache = remoteCache
+    }
 
     public func count(_ status: Status) -> Int { cards.filter { $0.status == status }.count }
     public var failures: [CardResult] { cards.filter { $0.status == .failed } }
@@ -71,6 +81,7 @@ public struct BuildReport: Codable, Sendable, Equatable {
         let rate = seconds > 0 ? Double(cards.count) / seconds : 0
         return "\(cards.count.counting("card")): \(count(.rendered)) rendered, \(count(.cached)) cached, \(count(.failed)) failed"
             + " in \(String(format: "%.2f", seconds)) s (\(String(format: "%.1f", rate)) cards/s)"
+            + (remoteCache.map { "; \($0.summary)" } ?? "")
     }
 
     /// JSON for `--report`, as `JSONEncoder` would write it pretty-printed with sorted keys (and
@@ -79,6 +90,7 @@ public struct BuildReport: Codable, Sendable, Equatable {
         var json = JSONWriter()
         json.object { report in
             report.member("cards") { $0.array(cards) { $0.write($1) } }
+            report.member("remoteCache", ifPresent: remoteCache) { $0.write($1) }
             report.member("removed") { $0.array(removed) { $0.string($1) } }
             report.member("seconds") { $0.number(seconds) }
         }
@@ -87,6 +99,22 @@ public struct BuildReport: Codable, Sendable, Equatable {
 }
 
 private extension JSONWriter {
+    mutating func write(_ traffic: RemoteCacheTraffic) {
+        object { json in
+            json.member("abandonedUploads") { $0.number(traffic.abandonedUploads) }
+            json.member("disabled") { $0.bool(traffic.disabled) }
+            json.member("downloadedBytes") { $0.number(traffic.downloadedBytes) }
+            json.member("failures") { $0.number(traffic.failures) }
+            json.member("hits") { $0.number(traffic.hits) }
+            json.member("misses") { $0.number(traffic.misses) }
+            json.member("mode") { $0.string(traffic.mode) }
+            json.member("refused") { $0.number(traffic.refused) }
+            json.member("server") { $0.string(traffic.server) }
+            json.member("uploadedBytes") { $0.number(traffic.uploadedBytes) }
+            json.member("uploads") { $0.number(traffic.uploads) }
+        }
+    }
+
     mutating func write(_ card: BuildReport.CardResult) {
         object { json in
             json.member("field", ifPresent: card.field) { $0.string($1) }

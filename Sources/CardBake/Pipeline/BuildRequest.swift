@@ -1,3 +1,4 @@
+import CardBakeCache
 import CardBakeCatalog
 import CardBakeFiles
 import Foundation
@@ -19,6 +20,10 @@ public struct BuildRequest: Sendable {
     public var format: OutputFormat.Kind?
     /// How long to wait for another cardbake using the same output or cache folder; nil waits as long as it takes.
     public var lockTimeout: Duration?
+    /// A second cache tier behind the local one (`--remote-cache`); nil for none.
+    public var remoteCache: RemoteCache?
+    /// How long the build waits at its end for uploads to the remote cache still running.
+    public var remoteUploadWait: Duration = .seconds(60)
 
     /// The default `maxPixels`: 100 megapixels.
     public static let defaultMaxPixels = 100_000_000
@@ -58,4 +63,7 @@ public enum BuildEvent: Sendable {
     case planned(total: Int, toRender: Int, failed: Int)
     /// A card needing work finished (rendered or failed); `done` of `toRender`.
     case finished(BuildReport.CardResult, done: Int, of: Int)
+    /// Something went wrong that costs time but not cards, such as an object the remote cache
+    /// sent damaged, or the remote cache given up on.
+    case warning(String)
 }

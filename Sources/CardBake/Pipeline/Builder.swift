@@ -42,7 +42,7 @@ public struct Builder: Sendable {
         let catalog = try request.loadCatalog()
         let lock = try WorkspaceLock(building: request, cancellation: cancellation, events: events)
         defer { lock.release() }
-        let workspace = try CacheWorkspace(request: request)
+        let workspace = try CacheWorkspace(request: request, warn: { events(.warning($0)) })
         defer { workspace.close() }
         let pool = WorkerPool(threads: request.jobs)
         defer { pool.shutDown() }
@@ -57,7 +57,8 @@ public struct Builder: Sendable {
             events(.planned(total: catalog.cards.count, toRender: 0, failed: 0))
             workspace.saveStatCache()
             return BuildReport(cards: catalog.cards.map(BuildReport.CardResult.cached),
-                               seconds: (ContinuousClock.now - start).seconds, removed: [])
+                               seconds: (ContinuousClock.now - start).seconds, removed: [],
+                               remoteCache: await workspace.finishRemote())
         }
 
         let plans = await Self.plan(catalog.cards, planner: Planner(statCache: workspace.statCache, fonts: fonts),
@@ -82,9 +83,11 @@ public struct Builder: Sendable {
             try? await records.save(WholeBuild.outputDigest(manifest: manifestDigest, entries: written.entries,
                                                             of: catalog.cards), for: wholeBuild.key)
         }
+        let remoteTraffic = await workspace.finishRemote()
         workspace.saveIndexes()
         return BuildReport(cards: zip(catalog.cards, final).map { $1.result(for: $0) },
-                           seconds: (ContinuousClock.now - start).seconds, removed: removed)
+                           seconds: (ContinuousClock.now - start).seconds, removed: removed,
+                           remoteCache: remoteTraffic)
     }
 
     /// Threads for each libvips pipeline when `workers` cards render at once: the cores shared
