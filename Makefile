@@ -1,10 +1,10 @@
 # cardbake: `make cards` renders the demo catalog, `make test` runs every test.
-# Both install the Debian packages they need first (make deps).
+# Both install the Debian packages they need first (make deps; nginx-light serves the remote-cache tests).
 
 SWIFT        ?= swift
 CATALOG      ?= Input/catalog.json
 OUTPUT       ?= Output
-APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev pkg-config fonts-lato fonts-dejavu-core fonts-noto-color-emoji
+APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev pkg-config fonts-lato fonts-dejavu-core fonts-noto-color-emoji nginx-light
 # The benchmark's peers: ImageMagick, and a Python virtual environment for pyvips.
 BENCH_APT_PACKAGES := imagemagick python3-venv python3-pip
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

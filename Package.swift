@@ -14,6 +14,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
@@ -32,7 +34,17 @@ let package = Package(
             ]
         ),
         // The remote cache over HTTP (bazel-remote's layout), a tier behind the local cache.
-        .target(name: "CardBakeRemoteCache", dependencies: ["CardBakeCache", "CardBakeFiles", "CardBakeManifest"]),
+        .target(
+            name: "CardBakeRemoteCache",
+            dependencies: [
+                "CardBakeCache",
+                "CardBakeFiles",
+                "CardBakeManifest",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // The catalog: JSON with positions, schema, validation, styles and their fingerprints.
         .target(name: "CardBakeCatalog", dependencies: ["CardBakeCache", "CardBakeFiles", "CardBakeManifest"]),
         // Rendering: one card's inputs in, its bitmaps out (libvips, Pango).

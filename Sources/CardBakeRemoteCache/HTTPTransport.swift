@@ -1,55 +1,65 @@
+import AsyncHTTPClient
 import CardBakeFiles
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import NIOCore
+import NIOHTTP1
 
-/// Sends requests with Foundation's `URLSession` (FoundationNetworking, on libcurl, on Linux).
-/// README, "Remote cache", says why this client.
+/// Sends requests with AsyncHTTPClient (SwiftNIO): a pool of keep-alive connections, a connect
+/// timeout, and a deadline for each request. README, "Remote cache", says why this client.
 final class HTTPTransport: Sendable {
-    private let session: URLSession
+    private let client: HTTPClient
     private let timeout: Duration
 
+    /// The largest body accepted: well above any card's bitmap.
+    private static let largestBody = 512 << 20
+
     init(limits: HTTPObjectStore.Limits) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = limits.connectTimeout.seconds
-        configuration.timeoutIntervalForResource = limits.requestTimeout.seconds
-        configuration.httpMaximumConnectionsPerHost = limits.parallelTransfers
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        session = URLSession(configuration: configuration)
+        var configuration = HTTPClient.Configuration(
+            timeout: .init(connect: TimeAmount(limits.connectTimeout), read: TimeAmount(limits.requestTimeout)))
+        configuration.connectionPool = .init(idleTimeout: .seconds(60),
+                                             concurrentHTTP1ConnectionsPerHostSoftLimit: limits.parallelTransfers)
+        // A cache answers where it is asked; following a redirect could carry the credentials elsewhere.
+        configuration.redirectConfiguration = .disallow
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         timeout = limits.requestTimeout
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPAnswer {
-        guard let url = URL(string: request.url) else { throw HTTPTransportError.connection("not a URL") }
-        var urlRequest = URLRequest(url: url)
-        urlRequest.httpMethod = request.method
+        var outgoing = HTTPClientRequest(url: request.url)
+        outgoing.method = HTTPMethod(rawValue: request.method)
         if let authorization = request.authorization {
-            urlRequest.setValue(authorization, forHTTPHeaderField: "Authorization")
+            outgoing.headers.add(name: "Authorization", value: authorization)
         }
-        let data: Data
-        let response: URLResponse
+        if let body = request.body {
+            outgoing.body = .bytes(ByteBuffer(bytes: body))
+        }
         do {
-            if let body = request.body {
-                (data, response) = try await session.upload(for: urlRequest, from: body)
-            } else {
-                (data, response) = try await session.data(for: urlRequest)
+            let response = try await client.execute(outgoing, timeout: TimeAmount(timeout))
+            let declared = response.headers.first(name: "Content-Length").flatMap { Int($0) }
+            let body = try await response.body.collect(upTo: Self.largestBody)
+            if let declared, declared != body.readableBytes {
+                throw HTTPTransportError.truncated(expected: declared, received: body.readableBytes)
             }
-        } catch let error as URLError where error.code == .timedOut {
+            return HTTPAnswer(status: Int(response.status.code), body: Data(body.readableBytesView))
+        } catch let error as HTTPTransportError {
+            throw error
+        } catch let error as HTTPClientError
+            where [.deadlineExceeded, .connectTimeout, .readTimeout, .getConnectionFromPoolTimeout].contains(error) {
             throw HTTPTransportError.timedOut(timeout)
-        } catch let error as URLError {
-            throw HTTPTransportError.connection("URLError \(error.code.rawValue)")
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw HTTPTransportError.connection("\(error)")
         }
-        guard let http = response as? HTTPURLResponse else { throw HTTPTransportError.connection("not an HTTP answer") }
-        if http.expectedContentLength >= 0, request.method != "HEAD", http.expectedContentLength != data.count {
-            throw HTTPTransportError.truncated(expected: Int(http.expectedContentLength), received: data.count)
-        }
-        return HTTPAnswer(status: http.statusCode, body: data)
     }
 
     func shutDown() async {
-        session.invalidateAndCancel()
+        try? await client.shutdown()
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        self = .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 }

@@ -45,18 +45,18 @@ struct BuildCommand: AsyncParsableCommand {
                                    scales: try overrides.parsedScales(), format: overrides.format,
                                    lockTimeout: lock.timeout)
         let console = Console(verbosity: verbosity)
-        let server = try remote.server()
-        defer { if let server { Task { await server.shutDown() } } }
-        if let server {
-            request.remoteCache = RemoteCache(server: server, mode: remote.remoteCacheMode)
-            if console.verbose { console.note("remote cache: \(server.displayName) (\(remote.remoteCacheMode.rawValue))") }
-        }
         let progress = ProgressPrinter(console: console)
         let interruption = Interruption()
         let builtReport: BuildReport
         do {
-            builtReport = try await Builder(request: request).run(cancellation: interruption.cancellation,
-                                                                  events: progress.handle)
+            builtReport = try await remote.withServer { server in
+                if let server {
+                    request.remoteCache = RemoteCache(server: server, mode: remote.remoteCacheMode)
+                    if console.verbose { console.note("remote cache: \(server.displayName) (\(remote.remoteCacheMode.rawValue))") }
+                }
+                return try await Builder(request: request).run(cancellation: interruption.cancellation,
+                                                               events: progress.handle)
+            }
         } catch is BuildCancelled {
             throw Interrupted(folder: location.output.output, status: interruption.exitStatus)
         }

@@ -3,6 +3,7 @@ import CardBake
 import CardBakeCache
 import CardBakeCatalog
 import CardBakeFiles
+import CardBakeRemoteCache
 import Foundation
 
 /// The exit statuses cardbake documents (README, "Exit status").
@@ -42,6 +43,8 @@ enum Failure {
         case let error as OverrideError:
             (error.description, ExitStatus.usage)
         case let error as CacheError:
+            (error.description, ExitStatus.usage)
+        case let error as RemoteCacheAddressError:
             (error.description, ExitStatus.usage)
         case let error as LockTimeout:
             ("\(error) (--lock-timeout)", ExitStatus.lockTimeout)

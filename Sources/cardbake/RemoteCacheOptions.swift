@@ -26,10 +26,25 @@ struct RemoteCacheOptions: ParsableArguments {
         }
     }
 
+    /// Runs `body` with the server to use (nil for none), and closes the server's connections afterwards.
+    /// - Throws: what `body` throws, or ``FlagError`` with a ``RemoteCacheAddressError`` for a URL
+    ///   cardbake cannot use.
+    func withServer<T: Sendable>(_ body: (HTTPObjectStore?) async throws -> T) async throws -> T {
+        let server = try server()
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await body(server))
+        } catch {
+            result = .failure(error)
+        }
+        await server?.shutDown()
+        return try result.get()
+    }
+
     /// The server to use, nil for none. The flag's URL may not carry credentials (the command line is
     /// readable by every user); the environment's may.
     /// - Throws: ``FlagError`` with a ``RemoteCacheAddressError`` for a URL cardbake cannot use.
-    func server(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> HTTPObjectStore? {
+    private func server(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> HTTPObjectStore? {
         let fromFlag = remoteCache != nil
         guard let url = remoteCache ?? environment["CARDBAKE_REMOTE_CACHE"].flatMap({ $0.isEmpty ? nil : $0 }) else {
             return nil

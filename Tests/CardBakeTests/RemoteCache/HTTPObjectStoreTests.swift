@@ -11,19 +11,28 @@ struct HTTPObjectStoreTests {
     static let limits = HTTPObjectStore.Limits(connectTimeout: .seconds(2), requestTimeout: .seconds(2),
                                                parallelTransfers: 4, retries: 2)
 
-    static func store(_ server: ScriptedHTTPServer, path: String = "/cache", authorization: String? = nil) throws -> HTTPObjectStore {
-        HTTPObjectStore(address: try RemoteCacheAddress(parsing: server.url + path, authorization: authorization),
-                        limits: limits)
+    /// A store on `server`, under `/cache`; pass it to ``using(_:_:)``, which shuts it down as AsyncHTTPClient requires.
+    static func store(_ server: ScriptedHTTPServer, path: String = "/cache") throws -> HTTPObjectStore {
+        HTTPObjectStore(address: try RemoteCacheAddress(parsing: server.url + path), limits: limits)
+    }
+
+    /// Runs `body` with `store`, then shuts the store down.
+    static func using<T: Sendable>(_ store: HTTPObjectStore, _ body: (HTTPObjectStore) async throws -> T) async throws -> T {
+        let result: Result<T, any Error>
+        do { result = .success(try await body(store)) } catch { result = .failure(error) }
+        await store.shutDown()
+        return try result.get()
     }
 
     @Test("GET and PUT go to <base>/cas/<sha256> and <base>/ac/<sha256>; 404 is a miss")
     func layout() async throws {
         let server = try ScriptedHTTPServer([.answer(201), .answer(200, Data("object".utf8)), .answer(404)])
         defer { server.stop() }
-        let store = try Self.store(server)
-        try await store.put(Data("object".utf8), in: .content, as: Self.digest)
-        #expect(try await store.get(.content, Self.digest) == Data("object".utf8))
-        #expect(try await store.get(.actionCache, Self.digest) == nil)
+        try await Self.using(try Self.store(server)) { store in
+            try await store.put(Data("object".utf8), in: .content, as: Self.digest)
+            #expect(try await store.get(.content, Self.digest) == Data("object".utf8))
+            #expect(try await store.get(.actionCache, Self.digest) == nil)
+        }
         let requests = server.requests
         #expect(requests.map(\.method) == ["PUT", "GET", "GET"])
         #expect(requests.map(\.path) == ["/cache/cas/\(Self.digest)", "/cache/cas/\(Self.digest)", "/cache/ac/\(Self.digest)"])
@@ -34,7 +43,8 @@ struct HTTPObjectStoreTests {
     func retriesServerErrors() async throws {
         let server = try ScriptedHTTPServer([.answer(503), .answer(500), .answer(200, Data("object".utf8))])
         defer { server.stop() }
-        #expect(try await Self.store(server).get(.content, Self.digest) == Data("object".utf8))
+        let body = try await Self.using(try Self.store(server)) { try await $0.get(.content, Self.digest) }
+        #expect(body == Data("object".utf8))
         #expect(server.requests.count == 3)
     }
 
@@ -42,7 +52,7 @@ struct HTTPObjectStoreTests {
     func givesUpOnServerErrors() async throws {
         let server = try ScriptedHTTPServer([.answer(500)])
         defer { server.stop() }
-        let error = await #expect(throws: RemoteCacheFailure.self) { try await Self.store(server).get(.content, Self.digest) }
+        let error = await #expect(throws: RemoteCacheFailure.self) { try await Self.using(try Self.store(server)) { try await $0.get(.content, Self.digest) } }
         #expect(error?.description.contains("HTTP 500") == true)
         #expect(server.requests.count == 3)
     }
@@ -51,7 +61,7 @@ struct HTTPObjectStoreTests {
     func wrongLength() async throws {
         let server = try ScriptedHTTPServer([.answer(200, Data("obj".utf8), declaredLength: 600)])
         defer { server.stop() }
-        await #expect(throws: RemoteCacheFailure.self) { try await Self.store(server).get(.content, Self.digest) }
+        await #expect(throws: RemoteCacheFailure.self) { try await Self.using(try Self.store(server)) { try await $0.get(.content, Self.digest) } }
         #expect(server.requests.count == 3)
     }
 
@@ -60,7 +70,7 @@ struct HTTPObjectStoreTests {
         let server = try ScriptedHTTPServer([.hang])
         defer { server.stop() }
         let start = ContinuousClock.now
-        await #expect(throws: RemoteCacheFailure.self) { try await Self.store(server).get(.content, Self.digest) }
+        await #expect(throws: RemoteCacheFailure.self) { try await Self.using(try Self.store(server)) { try await $0.get(.content, Self.digest) } }
         #expect(ContinuousClock.now - start < .seconds(60))
         #expect(server.requests.count == 1)
     }
@@ -69,7 +79,7 @@ struct HTTPObjectStoreTests {
     func nothingListening() async throws {
         let server = try ScriptedHTTPServer([.answer(200)])
         server.stop()
-        await #expect(throws: RemoteCacheFailure.self) { try await Self.store(server).get(.content, Self.digest) }
+        await #expect(throws: RemoteCacheFailure.self) { try await Self.using(try Self.store(server)) { try await $0.get(.content, Self.digest) } }
     }
 
     @Test("Credentials: the Authorization value as given, or Basic from the URL; never in displayName or errors")
@@ -78,10 +88,10 @@ struct HTTPObjectStoreTests {
         defer { server.stop() }
         let header = try HTTPObjectStore(address: RemoteCacheAddress(parsing: server.url, authorization: "Bearer s3cret"),
                                          limits: Self.limits)
-        _ = try? await header.get(.content, Self.digest)
+        _ = try? await Self.using(header) { try await $0.get(.content, Self.digest) }
         let inURL = try HTTPObjectStore(
             address: RemoteCacheAddress(parsing: "http://alice:pa%40ss@127.0.0.1:\(server.port)/c"), limits: Self.limits)
-        let error = await #expect(throws: RemoteCacheFailure.self) { try await inURL.get(.content, Self.digest) }
+        let error = await #expect(throws: RemoteCacheFailure.self) { try await Self.using(inURL) { try await $0.get(.content, Self.digest) } }
         #expect(server.requests.map { $0.headers["authorization"] } == [
             "Bearer s3cret", "Basic " + Data("alice:pa@ss".utf8).base64EncodedString(),
         ])

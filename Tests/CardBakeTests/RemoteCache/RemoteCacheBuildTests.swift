@@ -15,9 +15,11 @@ struct RemoteCacheBuildTests {
         let fixture = try BuilderTests.fixture()
         let warnings = Warnings()
         let store = HTTPObjectStore(address: try RemoteCacheAddress(parsing: server.url), limits: HTTPObjectStoreTests.limits)
-        let report = try await fixture.build(remoteCache: RemoteCache(server: store), events: { event in
-            if case .warning(let line) = event { warnings.add(line) }
-        })
+        let report = try await HTTPObjectStoreTests.using(store) { store in
+            try await fixture.build(remoteCache: RemoteCache(server: store), events: { event in
+                if case .warning(let line) = event { warnings.add(line) }
+            })
+        }
         return (report, fixture, warnings.all)
     }
 
