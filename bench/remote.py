@@ -11,6 +11,7 @@ RESULTS.md (bench/work/RESULTS-quick.md with BENCH_QUICK=1). Medians of BENCH_RU
 
 import argparse
 import json
+import os
 import re
 
 import make_data
@@ -73,7 +74,8 @@ def section(cards, cold, warm, uploaded, downloaded):
         f"{'pass' if ratio >= TARGET else '**FAIL**'}). The cold build uploaded {uploaded['uploads']} objects "
         f"({uploaded['uploadedBytes'] / 1e6:.1f} MB); the second machine fetched {downloaded['hits']} "
         f"({downloaded['downloadedBytes'] / 1e6:.1f} MB), rendered nothing and uploaded {downloaded['uploads']}. "
-        f"Medians of {RUNS} run(s); `bench/.venv/bin/python bench/remote.py --cards {cards}`.",
+        f"Medians of {RUNS} run(s); `bench/.venv/bin/python bench/remote.py --cards {cards}`"
+        + (f" with `CARDBAKE={os.environ['CARDBAKE']}` (not the release build)." if "CARDBAKE" in os.environ else "."),
     ])
 
 
