@@ -58,6 +58,7 @@ final class HTTPTransport: Sendable {
     }
 }
 
+/// NIO's time amount for a Swift `Duration`, to the nanosecond.
 extension TimeAmount {
     init(_ duration: Duration) {
         self = .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
