@@ -1,5 +1,5 @@
 # cardbake: `make cards` renders the demo catalog, `make test` runs every test.
-# Both install the Debian packages they need first (make deps).
+# Both install the Debian packages they need first (make deps; nginx-light serves the remote-cache tests).
 
 SWIFT        ?= swift
 CATALOG      ?= Input/catalog.json

@@ -17,6 +17,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
@@ -34,6 +36,18 @@ let package = Package(
                 "CardBakeFiles",
                 "CardBakeManifest",
                 .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The remote cache over HTTP (bazel-remote's layout), a tier behind the local cache.
+        .target(
+            name: "CardBakeRemoteCache",
+            dependencies: [
+                "CardBakeCache",
+                "CardBakeFiles",
+                "CardBakeManifest",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // The catalog: JSON with positions, schema, validation, styles and their fingerprints.
@@ -68,6 +82,7 @@ let package = Package(
                 "CardBakeCache",
                 "CardBakeCatalog",
                 "CardBakeFiles",
+                "CardBakeRemoteCache",
                 "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -77,11 +92,12 @@ let package = Package(
         .testTarget(
             name: "CardBakeTests",
             dependencies: ["CardBake", "CardBakeRender", "CardBakeCatalog", "CardBakeCache", "CardBakeFiles",
-                           "CardBakeKit", "CardBakeManifest", "Vips"]
+                           "CardBakeKit", "CardBakeManifest", "CardBakeRemoteCache", "Vips"]
         ),
         .testTarget(
             name: "cardbakeTests",
-            dependencies: ["CardBake", "CardBakeCatalog", "CardBakeCache", "CardBakeFiles", "CardBakeManifest", "cardbake"]
+            dependencies: ["CardBake", "CardBakeCatalog", "CardBakeCache", "CardBakeFiles", "CardBakeManifest", "CardBakeRemoteCache",
+                           "cardbake"]
         ),
     ]
 )

@@ -2,6 +2,7 @@ import ArgumentParser
 import CardBake
 import CardBakeCatalog
 import CardBakeFiles
+import CardBakeRemoteCache
 import Foundation
 
 /// Everything `build` takes; `watch` takes the same.
@@ -15,6 +16,7 @@ struct BuildOptions: ParsableArguments {
     @OptionGroup var overrides: RenderOverrideOptions
     @OptionGroup var assetCatalog: AssetCatalogOption
     @OptionGroup var gallery: GalleryOption
+    @OptionGroup var remote: RemoteCacheOptions
 
     @Option(name: .shortAndLong, parsing: .unconditional,
             help: ArgumentHelp("Cards rendered at once.", discussion: "Default: one more than the CPUs this process "
@@ -82,8 +84,17 @@ struct BuildRun {
         }
         let report: BuildReport
         do {
-            report = try await Builder(request: options.request())
-                .run(cancellation: interruption.cancellation, events: ProgressPrinter(console: console).handle)
+            report = try await options.remote.withServer { server in
+                var request = try options.request()
+                if let server {
+                    request.remoteCache = RemoteCache(server: server, mode: options.remote.remoteCacheMode)
+                    if console.verbose {
+                        console.note("remote cache: \(server.displayName) (\(options.remote.remoteCacheMode.rawValue))")
+                    }
+                }
+                return try await Builder(request: request)
+                    .run(cancellation: interruption.cancellation, events: ProgressPrinter(console: console).handle)
+            }
         } catch is BuildCancelled {
             throw Interrupted(folder: options.location.output.output, status: interruption.exitStatus)
         }

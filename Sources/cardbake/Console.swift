@@ -43,6 +43,13 @@ struct Console: Sendable {
         writeError(message.split(separator: "\n").map { "\(label) \($0)\n" }.joined())
     }
 
+    /// A warning (stderr): something that cost time but not a result. Silenced by `--quiet`.
+    func warning(_ message: String) {
+        guard !quiet else { return }
+        let label = errorIsTerminal ? "\u{1B}[1;33mwarning:\u{1B}[0m" : "warning:"
+        writeError("\(label) \(message)\n")
+    }
+
     /// Rewrites the current terminal line (progress bars); only on a terminal.
     func status(_ line: String) {
         guard !quiet, errorIsTerminal else { return }

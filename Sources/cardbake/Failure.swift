@@ -3,6 +3,7 @@ import CardBake
 import CardBakeCache
 import CardBakeCatalog
 import CardBakeFiles
+import CardBakeRemoteCache
 import Foundation
 
 /// The exit statuses cardbake documents (README, "Exit status").
@@ -49,6 +50,8 @@ enum Failure {
         case let error as AssetCatalogError:
             (error.description, ExitStatus.usage)
         case let error as ShardSetError:
+            (error.description, ExitStatus.usage)
+        case let error as RemoteCacheAddressError:
             (error.description, ExitStatus.usage)
         case let error as LockTimeout:
             ("\(error) (--lock-timeout)", ExitStatus.lockTimeout)

@@ -16,6 +16,8 @@ final class ProgressPrinter: Sendable {
         switch event {
         case let .waiting(folder, holder):
             console.waiting(for: folder, holder: holder)
+        case let .warning(message):
+            console.warning(message)
         case let .planned(total, toRender, failed):
             console.note("\(total.counting("card")): \(toRender) to render, \(total - toRender - failed) cached, "
                          + "\(failed) failed")

@@ -1,3 +1,4 @@
+import CardBakeCache
 import CardBakeCatalog
 import CardBakeManifest
 import Foundation
@@ -85,15 +86,28 @@ public struct BuildReport: Codable, Sendable, Equatable {
     /// Output files removed because their cards left the catalog.
     public var removed: [String]
     /// nil only in a report made in code.
-    public var parallelism: Parallelism? = nil
+    public var parallelism: Parallelism?
     /// What the cache's size limit (`BuildRequest.cacheMaxBytes`) made the build remove from the
     /// cache; nil when no collection ran.
     public var collected: CacheCollection?
+    /// What the build exchanged with the remote cache; nil without one.
+    public var remoteCache: RemoteCacheTraffic?
     /// The files the build read: the catalog, every card's image and font files. Not in `--report`.
-    public var inputs: Set<URL> = []
+    public var inputs: Set<URL>
 
     private enum CodingKeys: String, CodingKey {
-        case cards, seconds, removed, parallelism, collected
+        case cards, seconds, removed, parallelism, collected, remoteCache
+    }
+
+    public init(cards: [CardResult], seconds: Double, removed: [String], parallelism: Parallelism? = nil,
+                collected: CacheCollection? = nil, remoteCache: RemoteCacheTraffic? = nil, inputs: Set<URL> = []) {
+        self.cards = cards
+        self.seconds = seconds
+        self.removed = removed
+        self.parallelism = parallelism
+        self.collected = collected
+        self.remoteCache = remoteCache
+        self.inputs = inputs
     }
 
     public func count(_ status: Status) -> Int { cards.filter { $0.status == status }.count }
@@ -104,6 +118,7 @@ public struct BuildReport: Codable, Sendable, Equatable {
         let rate = seconds > 0 ? Double(cards.count) / seconds : 0
         return "\(cards.count.counting("card")): \(count(.rendered)) rendered, \(count(.cached)) cached, \(count(.failed)) failed"
             + " in \(String(format: "%.2f", seconds)) s (\(String(format: "%.1f", rate)) cards/s)"
+            + (remoteCache.map { "; \($0.summary)" } ?? "")
     }
 
     /// JSON for `--report`, as `JSONEncoder` would write it pretty-printed with sorted keys (and
@@ -119,6 +134,7 @@ public struct BuildReport: Codable, Sendable, Equatable {
                     json.member("jobs") { $0.number(parallelism.jobs) }
                 }
             }
+            report.member("remoteCache", ifPresent: remoteCache) { $0.write($1) }
             report.member("removed") { $0.array(removed) { $0.string($1) } }
             report.member("seconds") { $0.number(seconds) }
         }
@@ -127,6 +143,22 @@ public struct BuildReport: Codable, Sendable, Equatable {
 }
 
 private extension JSONWriter {
+    mutating func write(_ traffic: RemoteCacheTraffic) {
+        object { json in
+            json.member("abandonedUploads") { $0.number(traffic.abandonedUploads) }
+            json.member("disabled") { $0.bool(traffic.disabled) }
+            json.member("downloadedBytes") { $0.number(traffic.downloadedBytes) }
+            json.member("failures") { $0.number(traffic.failures) }
+            json.member("hits") { $0.number(traffic.hits) }
+            json.member("misses") { $0.number(traffic.misses) }
+            json.member("mode") { $0.string(traffic.mode) }
+            json.member("refused") { $0.number(traffic.refused) }
+            json.member("server") { $0.string(traffic.server) }
+            json.member("uploadedBytes") { $0.number(traffic.uploadedBytes) }
+            json.member("uploads") { $0.number(traffic.uploads) }
+        }
+    }
+
     mutating func write(_ card: BuildReport.CardResult) {
         object { json in
             json.member("field", ifPresent: card.field) { $0.string($1) }

@@ -34,6 +34,10 @@ public struct BuildRequest: Sendable {
     /// Write the preview gallery (`index.html` and `index-version.js`) beside the manifest; when
     /// false, a gallery cardbake wrote there before is removed (`--no-gallery`).
     public var gallery: Bool = true
+    /// A second cache tier behind the local one (`--remote-cache`); nil for none.
+    public var remoteCache: RemoteCache?
+    /// How long the build waits at its end for uploads to the remote cache still running.
+    public var remoteUploadWait: Duration = .seconds(60)
 
     /// The default `maxPixels`: 100 megapixels.
     public static let defaultMaxPixels = 100_000_000
@@ -94,4 +98,7 @@ public enum BuildEvent: Sendable {
     case planned(total: Int, toRender: Int, failed: Int)
     /// A card needing work finished (rendered or failed); `done` of `toRender`.
     case finished(BuildReport.CardResult, done: Int, of: Int)
+    /// Something went wrong that costs time but not cards, such as an object the remote cache
+    /// sent damaged, or the remote cache given up on.
+    case warning(String)
 }

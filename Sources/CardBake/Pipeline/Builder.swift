@@ -48,7 +48,7 @@ public struct Builder: Sendable {
         }
         let lock = try WorkspaceLock(building: request, cancellation: cancellation, events: events)
         defer { lock.release() }
-        let workspace = try CacheWorkspace(request: request)
+        let workspace = try CacheWorkspace(request: request, warn: { events(.warning($0)) })
         defer { workspace.close() }
         let pool = WorkerPool(threads: request.jobs)
         defer { pool.shutDown() }
@@ -75,7 +75,8 @@ public struct Builder: Sendable {
             workspace.finishWholeBuild()
             return BuildReport(cards: catalog.cards.map(BuildReport.CardResult.cached),
                                seconds: (ContinuousClock.now - start).seconds, removed: [],
-                               parallelism: parallelism, inputs: Self.inputs(of: catalog, request: request, fonts: fonts))
+                               parallelism: parallelism, remoteCache: await workspace.finishRemote(),
+                               inputs: Self.inputs(of: catalog, request: request, fonts: fonts))
         }
 
         let planner = Planner(statCache: workspace.statCache, fonts: fonts, strict: request.strict)
@@ -109,10 +110,11 @@ public struct Builder: Sendable {
             try? await records.save(WholeBuild.outputDigest(manifest: manifestDigest, entries: written.entries,
                                                             of: catalog.cards, derived: derived), for: wholeBuild.key)
         }
+        let remoteTraffic = await workspace.finishRemote()
         let collected = workspace.finishBuild()
         return BuildReport(cards: zip(catalog.cards, final).map { $1.result(for: $0) },
                            seconds: (ContinuousClock.now - start).seconds, removed: removed,
-                           parallelism: parallelism, collected: collected,
+                           parallelism: parallelism, collected: collected, remoteCache: remoteTraffic,
                            inputs: Self.inputs(of: catalog, request: request, fonts: fonts))
     }
 

@@ -3,6 +3,7 @@ import Foundation
 
 /// The cache a build uses: the artifact store behind its action-cache index, and the stat cache,
 /// in the cache folder; or, when the build runs without a cache, in a scratch folder removed afterwards.
+/// With a remote cache, the disk store is the first tier of a ``TieredArtifactStore``.
 ///
 /// The scratch folder is `.cardbake-scratch` in the output folder, which the build holds locked: one
 /// that a killed build left there is removed by the next build of that folder, with a cache or without.
@@ -13,21 +14,28 @@ struct CacheWorkspace {
     private let temporary: URL?
     /// The size the cache is collected down to at the end of a build that ran its stages.
     private let maxBytes: Int64?
+    private let remote: TieredArtifactStore?
+    private let uploadWait: Duration
 
     /// Call holding the lock on `request`'s output folder.
-    init(request: BuildRequest) throws {
+    /// - Parameter warn: receives the remote cache's warnings.
+    init(request: BuildRequest, warn: @escaping @Sendable (String) -> Void) throws {
         let scratch = request.output.appendingPathComponent(Self.scratchFolder)
         try? FileManager.default.removeItem(at: scratch)
+        let root: URL
         if let cache = request.cache {
             folder = cache
             temporary = nil
-            store = IndexedArtifactStore(base: try DiskArtifactStore(root: cache),
-                                         loadingIndexFrom: cache.appendingPathComponent(Self.indexFile))
+            root = cache
         } else {
             folder = nil
+            root = scratch
             temporary = scratch
-            store = IndexedArtifactStore(base: try DiskArtifactStore(root: scratch), loadingIndexFrom: nil)
         }
+        let disk = try DiskArtifactStore(root: root)
+        remote = request.remoteCache.map { TieredArtifactStore(local: disk, remote: $0, warn: warn) }
+        uploadWait = request.remoteUploadWait
+        store = IndexedArtifactStore(base: remote ?? disk, loadingIndexFrom: folder?.appendingPathComponent(Self.indexFile))
         statCache = StatCache(loadingFrom: folder?.appendingPathComponent(Self.statCacheFile))
         maxBytes = request.cacheMaxBytes
     }
@@ -68,7 +76,15 @@ struct CacheWorkspace {
             .save(in: folder)
     }
 
+    /// Waits (a bounded time) for the uploads to the remote cache still running; what the build
+    /// exchanged with it, nil without one.
+    func finishRemote() async -> RemoteCacheTraffic? {
+        await remote?.finish(within: uploadWait)
+    }
+
+    /// Removes the temporary cache folder, and stops uploads a failed build left running.
     func close() {
+        remote?.cancelUploads()
         if let temporary {
             try? FileManager.default.removeItem(at: temporary)
         }

@@ -64,6 +64,10 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    mutating func bool(_ value: Bool) {
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
     mutating func number(_ value: Int) {
         bytes.append(contentsOf: String(value).utf8)
     }

@@ -29,6 +29,17 @@ struct BuildReportTests {
         let report = BuildReport(cards: [
             .init(id: "a/b", index: 0, status: .cached, seconds: 0.5, stages: .allCached([2, 1])),
         ], seconds: 2.25, removed: [], parallelism: .init(cpus: 1, detected: "affinity 1 of 2", jobs: 2))
+        var withRemote = report
+        var traffic = RemoteCacheTraffic(server: "http://***@cache.example/c", mode: "read")
+        (traffic.hits, traffic.downloadedBytes, traffic.refused, traffic.disabled) = (3, 4096, 1, true)
+        withRemote.remoteCache = traffic
+        for report in [report, withRemote] {
+            try Self.expectLaidOutAsJSONEncoder(report)
+        }
+        #expect(withRemote.summary.hasSuffix("; remote cache: 3 hits (4.1 KB down), 0 uploads (0 B up), stopped after failures"))
+    }
+
+    static func expectLaidOutAsJSONEncoder(_ report: BuildReport) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let expected = String(decoding: try encoder.encode(report), as: UTF8.self) + "\n"

@@ -32,11 +32,13 @@ final class BuildFixture {
     }
 
     @discardableResult
-    func build(cache: URL? = nil, useCache: Bool = true, output: URL? = nil) async throws -> BuildReport {
+    func build(cache: URL? = nil, useCache: Bool = true, output: URL? = nil, remoteCache: RemoteCache? = nil,
+               events: @escaping @Sendable (BuildEvent) -> Void = { _ in }) async throws -> BuildReport {
         try writeCatalog()
-        let request = BuildRequest(catalog: catalog, output: output ?? self.output,
+        var request = BuildRequest(catalog: catalog, output: output ?? self.output,
                                    cache: useCache ? (cache ?? self.cache) : nil, jobs: 2)
-        return try await Builder(request: request).run()
+        request.remoteCache = remoteCache
+        return try await Builder(request: request).run(events: events)
     }
 
     var manifest: CardManifest? { CardManifest.read(from: output.appendingPathComponent(CardManifest.fileName)) }

@@ -1,0 +1,120 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A tiny HTTP/1.1 server on 127.0.0.1 for the HTTP store's unit tests: answers each request with
+/// the next scripted reply (the last one repeats), records what it was asked, and closes each
+/// connection after its reply. The end-to-end tests use a real nginx instead.
+final class ScriptedHTTPServer: Sendable {
+    enum Reply: Sendable {
+        /// A status and body; `declaredLength` overrides the `Content-Length` sent.
+        case answer(Int, Data = Data(), declaredLength: Int? = nil)
+        /// Reads the request and never answers.
+        case hang
+    }
+
+    /// A request as received: method, path, headers (names lowercased) and body.
+    struct Request: Sendable {
+        var method: String
+        var path: String
+        var headers: [String: String]
+        var body: Data
+    }
+
+    let port: Int
+    private let listener: Int32
+    private let state: Mutex<(replies: [Reply], requests: [Request])>
+
+    init(_ replies: [Reply]) throws {
+        state = Mutex((replies, []))
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.listener = listener
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ready = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        } && listen(listener, 64) == 0
+        guard ready else { throw POSIXError(.EADDRNOTAVAIL) }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    var url: String { "http://127.0.0.1:\(port)" }
+    var requests: [Request] { state.withLock { $0.requests } }
+
+    /// Stops accepting; connections open stay as they are.
+    func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    private func acceptLoop() {
+        while true {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { return }
+            Thread { [self] in serve(connection) }.start()
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        guard let request = read(from: connection) else {
+            close(connection)
+            return
+        }
+        let reply = state.withLock { state -> Reply in
+            state.requests.append(request)
+            return state.replies.count > 1 ? state.replies.removeFirst() : state.replies[0]
+        }
+        switch reply {
+        case .hang:
+            Thread.sleep(forTimeInterval: 120)
+        case let .answer(status, body, declaredLength):
+            let head = "HTTP/1.1 \(status) Scripted\r\nContent-Length: \(declaredLength ?? body.count)\r\n"
+                + "Connection: close\r\n\r\n"
+            let bytes = Data(head.utf8) + (request.method == "HEAD" ? Data() : body)
+            _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+        close(connection)
+    }
+
+    private func read(from connection: Int32) -> Request? {
+        var received = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        func more() -> Bool {
+            let count = recv(connection, &buffer, buffer.count, 0)
+            guard count > 0 else { return false }
+            received.append(contentsOf: buffer[..<count])
+            return true
+        }
+        let separator = Data("\r\n\r\n".utf8)
+        while received.range(of: separator) == nil {
+            guard more() else { return nil }
+        }
+        let headEnd = received.range(of: separator)!
+        let lines = String(decoding: received[..<headEnd.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+        let start = lines[0].split(separator: " ")
+        guard start.count >= 2 else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let length = Int(headers["content-length"] ?? "0") ?? 0
+        if headers["expect"]?.lowercased() == "100-continue" {
+            let goOn = Data("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+            _ = goOn.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+        while received.count - headEnd.upperBound < length {
+            guard more() else { return nil }
+        }
+        return Request(method: String(start[0]), path: String(start[1]), headers: headers,
+                       body: Data(received[headEnd.upperBound...].prefix(length)))
+    }
+}
