@@ -6,13 +6,15 @@ CATALOG      ?= Input/catalog.json
 OUTPUT       ?= Output
 # An Xcode asset catalog to write too, e.g. XCASSETS=Output/Cards.xcassets (none when empty).
 XCASSETS     ?=
-# chromium and python3: the gallery's tests drive headless Chromium (Tests/Browser).
+# chromium and python3: the gallery's tests drive headless Chromium (Tests/Browser); nginx-light
+# (with WebDAV PUT) is the remote cache server the remote-cache tests start on loopback.
 # Fonts: Lato is the default look; Noto covers the scripts the README promises (emoji, CJK, Arabic,
 # Hebrew, Devanagari and most others), so text falls back to a real glyph rather than a box.
 APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev pkg-config fonts-lato fonts-dejavu-core \
-                fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji chromium python3
-# What the recipe tests run: PyYAML parses the recipes' YAML, nginx -t checks the nginx server block.
-RECIPE_TEST_PACKAGES := python3-yaml nginx-light
+                fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji chromium python3 \
+                nginx-light
+# What the recipe tests run: PyYAML parses the recipes' YAML (nginx -t checks the nginx server block).
+RECIPE_TEST_PACKAGES := python3-yaml
 # The benchmark's peers: ImageMagick, and a Python virtual environment for pyvips.
 BENCH_APT_PACKAGES := imagemagick python3-venv python3-pip
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

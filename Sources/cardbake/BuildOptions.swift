@@ -1,5 +1,6 @@
 import ArgumentParser
 import CardBake
+import CardBakeCache
 import CardBakeCatalog
 import CardBakeFiles
 import CardBakeRemoteCache

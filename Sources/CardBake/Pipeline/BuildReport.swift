@@ -93,7 +93,7 @@ public struct BuildReport: Codable, Sendable, Equatable {
     /// What the build exchanged with the remote cache; nil without one.
     public var remoteCache: RemoteCacheTraffic?
     /// The files the build read: the catalog, every card's image and font files. Not in `--report`.
-    public var inputs: Set<URL>
+    public var inputs: Set<URL> = []
 
     private enum CodingKeys: String, CodingKey {
         case cards, seconds, removed, parallelism, collected, remoteCache
