@@ -107,8 +107,12 @@ public struct Builder: Sendable {
         // A card with warnings is not up to date as part of a whole: the next build plans it, and warns again.
         if let wholeBuild, !final.contains(where: { $0.cachedCard?.plan.warnings.isEmpty != true }) {
             // Only the next build's shortcut depends on it: a record that cannot be stored is not an error.
-            try? await records.save(WholeBuild.outputDigest(manifest: manifestDigest, entries: written.entries,
-                                                            of: catalog.cards, derived: derived), for: wholeBuild.key)
+            // One a remote cache already holds (another machine's build of these inputs) is not sent again.
+            let outputs = WholeBuild.outputDigest(manifest: manifestDigest, entries: written.entries,
+                                                  of: catalog.cards, derived: derived)
+            if await records.record(ContentDigest.self, for: wholeBuild.key) != outputs {
+                try? await records.save(outputs, for: wholeBuild.key)
+            }
         }
         let remoteTraffic = await workspace.finishRemote()
         let collected = workspace.finishBuild()
