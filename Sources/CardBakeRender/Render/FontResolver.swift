@@ -30,9 +30,11 @@ package final class FontResolver: Sendable {
 
     package init() {}
 
-    /// The font files resolved so far, whatever cards they were for.
+    /// The font files resolved or drawn from so far (fallbacks included), whatever cards they were for.
     package var files: Set<URL> {
-        resolved.withLock { Set($0.values.compactMap { try? $0.get().file }) }
+        let requested = resolved.withLock { Set($0.values.compactMap { try? $0.get().file }) }
+        let drawn = coverages.withLock { Set($0.values.flatMap { (try? $0.get().fonts.map(\.file)) ?? [] }) }
+        return requested.union(drawn)
     }
 
     /// The fonts of a card's title and description; a failure names the text style at fault.
