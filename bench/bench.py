@@ -138,6 +138,8 @@ class Results:
     edit: Usage           # rebuild of 1,000 cards after editing one title
     rendered: list        # cards rendered by each of those rebuilds
     edited_seconds: float  # the edited card's render, from the report
+    cold20: Usage = None   # peak memory: a cold build of 20 cards
+    cold200: Usage = None  # and of 200
     cold10k: Usage = None  # None in quick mode
     noop10k: tuple = None  # as noop1000; None in quick mode
 
@@ -404,7 +406,19 @@ def targets(r):
         target_row("cold build 1,000 cards: peak RSS vs 100 cards",
                    f"{rss_change:+.1%} (100 cards: {r.cold100.rss_mb:.0f} MB)", "within 10%",
                    abs(rss_change) <= 0.10),
+        rss_flat_row(r),
     ]
+
+
+def rss_flat_row(r):
+    """The targets row of peak memory as the catalog grows: 200 and 10,000 cards against 20."""
+    larger = [(200, r.cold200)] + ([(10000, r.cold10k)] if r.cold10k else [])
+    changes = [(cards, usage.rss_mb / r.cold20.rss_mb - 1) for cards, usage in larger]
+    measured = ", ".join(f"{cards:,} cards {change:+.1%}" for cards, change in changes)
+    return target_row("cold builds of 200 and 10,000 cards: peak RSS vs 20 cards",
+                      f"{measured} (20 cards: {r.cold20.rss_mb:.0f} MB)", "within 10%, < 250 MB",
+                      all(abs(change) <= 0.10 for _, change in changes)
+                      and all(usage.rss_mb < 250 for _, usage in larger))
 
 
 def noop_rows(noop, cards):
@@ -417,7 +431,9 @@ def noop_rows(noop, cards):
 
 def build_rows(r):
     """The rows of cardbake's larger and incremental builds, for Results r."""
-    rows = [usage_row("cold build, 100 cards", r.cold100, 100),
+    rows = [usage_row("cold build, 20 cards (1 run)", r.cold20, 20),
+            usage_row("cold build, 100 cards", r.cold100, 100),
+            usage_row("cold build, 200 cards (1 run)", r.cold200, 200),
             usage_row("cold build, 1,000 cards", r.cold1000, 1000),
             *noop_rows(r.noop1000, 1000),
             usage_row("one title edited, 1,000 cards", r.edit)]
@@ -488,16 +504,19 @@ def main():
     build1000 = Cardbake(binary, 1000)
     cold1000 = build1000.cold(RUNS)
     noop1000 = build1000.noop(RUNS)
-    results = Results(version, png, geometry, cardbake48, peer_usages, formats, cold100, cold1000,
-                      noop1000, *title_edits(build1000, RUNS))
+    measured = Results(version, png, geometry, cardbake48, peer_usages, formats, cold100, cold1000,
+                       noop1000, *title_edits(build1000, RUNS))
+    measured.cold20 = Cardbake(binary, 20).cold(1)
+    measured.cold200 = Cardbake(binary, 200).cold(1)
     if not QUICK:
         build10k = Cardbake(binary, 10000)
-        results.cold10k = build10k.cold(1, show_progress=True)
-        results.noop10k = build10k.noop(RUNS)
-    report = compose_report(results)
+        measured.cold10k = build10k.cold(1, show_progress=True)
+        measured.noop10k = build10k.noop(RUNS)
+    report = compose_report(measured)
     print(report)
     results.write_section(RESULTS, "builds", report)
-    run([sys.executable, BENCH / "incremental.py", "--binary", binary, "--results", RESULTS, *(["--cards", "1000", "--gc-cards", "100"] if QUICK else [])], "incremental", show_output=True)
+    run([sys.executable, BENCH / "incremental.py", "--binary", binary, "--results", RESULTS,
+         *(["--cards", "1000", "--gc-cards", "100"] if QUICK else [])], "incremental", show_output=True)
     progress(f"wrote {RESULTS.relative_to(REPO)}")
 
 

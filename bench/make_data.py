@@ -23,7 +23,7 @@ PHOTO_COUNT = 48
 PHOTO_WIDTH, PHOTO_HEIGHT = 4032, 3024
 NOISE_SIGMA = 5.0
 JPEG_QUALITY = 90
-CATALOG_SIZES = (48, 100, 1000, 10000)
+CATALOG_SIZES = (20, 48, 100, 200, 1000, 10000)
 CATALOG_STYLE = {"scales": [1, 2, 3], "format": "png"}
 
 REPO = Path(__file__).resolve().parent.parent
