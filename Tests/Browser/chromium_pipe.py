@@ -8,6 +8,8 @@ and events to descriptor 4, each message JSON ended by a NUL byte.
         browser.navigate("file:///…/index.html")
         browser.wait_for("document.querySelectorAll('.card.shown').length > 0")
         browser.screenshot("shot.png")
+        browser.start_trace(["benchmark", "cc"])
+        events = browser.end_trace()
 """
 
 import base64
@@ -125,9 +127,28 @@ class Chromium:
         """Loads `url` and waits for its load event."""
         self.events.clear()
         self.page("Page.navigate", {"url": url})
+        self._wait_for_event("Page.loadEventFired", timeout)
+
+    def _wait_for_event(self, method, timeout):
+        """Reads messages into `events` until one is the event `method`."""
         deadline = time.monotonic() + timeout
-        while not any(event.get("method") == "Page.loadEventFired" for event in self.events):
+        while not any(event.get("method") == method for event in self.events):
             self.events.append(self._read(deadline))
+
+    def start_trace(self, categories):
+        """Starts recording the browser's trace events of `categories` (Chromium's trace categories)."""
+        self.send("Tracing.start", {"traceConfig": {"includedCategories": list(categories),
+                                                    "excludedCategories": ["*"]},
+                                    "transferMode": "ReportEvents"})
+
+    def end_trace(self, timeout=60):
+        """Stops the trace started by start_trace; returns its events (Chrome's JSON trace event format)."""
+        self.send("Tracing.end")
+        self._wait_for_event("Tracing.tracingComplete", timeout)
+        collected = [event for event in self.events if event.get("method") == "Tracing.dataCollected"]
+        self.events = [event for event in self.events
+                       if event.get("method") not in ("Tracing.dataCollected", "Tracing.tracingComplete")]
+        return [trace_event for event in collected for trace_event in event["params"]["value"]]
 
     def evaluate(self, expression, timeout=120):
         """The value of a JavaScript expression in the page (promises awaited)."""

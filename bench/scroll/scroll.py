@@ -7,10 +7,14 @@ Chromium, driven over the DevTools protocol (Tests/Browser/chromium_pipe.py), at
 pixels and device scale factor 3 (a phone), and scrolled by a script: SCROLL_PIXELS CSS pixels in
 SCROLL_SECONDS at a constant speed, the position set in every requestAnimationFrame callback.
 Every frame's time is the delta between callbacks; long tasks come from a PerformanceObserver.
+Meanwhile a DevTools trace records what the compositor did, which requestAnimationFrame does not
+see: each frame presented or dropped (its PipelineReporter event), and the CPU time that Chromium's
+worker threads spent rasterising tiles (where the CSS blur is drawn) and decoding images, and that
+the display compositor spent drawing frames.
 A fresh browser per run; BENCH_RUNS runs (3) of each page, alternating, in each setting: the
 phone as the machine runs; the phone with its main thread throttled 4x
-(Emulation.setCPUThrottlingRate), as a slower phone; and a 1440 x 900 window at scale 2, whose
-four columns of cards bring more pixels to decode or draw per scrolled distance.
+(Emulation.setCPUThrottlingRate), as a slower phone; and a 1440 x 900 window at scale 2 and at
+scale 3, whose four columns of cards bring more pixels to decode or draw per scrolled distance.
 
 Prints the table and writes it as its own section of bench/RESULTS.md (a quick run, BENCH_QUICK=1:
 bench/work/RESULTS-quick.md).
@@ -40,12 +44,19 @@ SCROLL_PIXELS = 18_000
 # (name, (width, height, device scale factor, mobile), CPU throttling rate)
 SETTINGS = (("phone 390 x 844 @3", (390, 844, 3, True), 1),
             ("phone, main thread 4x slower", (390, 844, 3, True), 4),
-            ("desktop 1440 x 900 @2", (1440, 900, 2, False), 1))
+            ("desktop 1440 x 900 @2", (1440, 900, 2, False), 1),
+            ("desktop 1440 x 900 @3", (1440, 900, 3, False), 1))
 FRAME_BUDGET_MS = 1000 / 60
 # A frame on time is 16.7 ms give or take the timer's jitter; one that missed a vsync is 33 ms.
 LATE_MS = FRAME_BUDGET_MS + 2
 SECTION = "## Scroll: prerendered cards against cards drawn at runtime, in headless Chromium"
 WORK = bench.WORK / "scroll"
+# The trace categories of the events that compositor_work reads.
+TRACE_CATEGORIES = ("benchmark", "cc", "viz", "disabled-by-default-devtools.timeline",
+                    "disabled-by-default-devtools.timeline.frame")
+# Complete trace events whose thread CPU time compositor_work sums, by what they measure.
+WORK_EVENTS = {"raster": "RasterTask", "decode": "SoftwareImageDecodeCache::DecodeImageInTask",
+               "draw": "Display::DrawAndSwap"}
 
 # Runs in the page: scrolls at a constant speed, one position per frame, and returns every
 # frame's time and the long tasks meanwhile.
@@ -93,7 +104,22 @@ def measure(page, viewport, throttling):
         browser.wait_for(READY)
         browser.wait_for("new Promise((r) => setTimeout(() => r(true), 1000))")
         browser.page("Emulation.setCPUThrottlingRate", {"rate": throttling})
-        return browser.evaluate(SCROLL_SCRIPT, timeout=SCROLL_SECONDS * 20)
+        browser.start_trace(TRACE_CATEGORIES)
+        result = browser.evaluate(SCROLL_SCRIPT, timeout=SCROLL_SECONDS * 20)
+        result["compositor"] = compositor_work(browser.end_trace())
+        result["load"] = os.getloadavg()[0]
+        return result
+
+
+def compositor_work(events):
+    """From a trace's events: how many frames the compositor presented (all of it or without the
+    main thread's update), dropped, or had nothing to show; and the CPU ms of each WORK_EVENTS."""
+    states = [event["args"]["frame_reporter"]["state"] for event in events
+              if event["name"] == "PipelineReporter" and event.get("ph") == "b"]
+    work = {kind: sum(event.get("tdur", 0) for event in events if event["name"] == name) / 1000
+            for kind, name in WORK_EVENTS.items()}
+    return {"presented": states.count("STATE_PRESENTED_ALL"), "partial": states.count("STATE_PRESENTED_PARTIAL"),
+            "dropped": states.count("STATE_DROPPED"), **work}
 
 
 def percentile(values, share):
@@ -107,11 +133,21 @@ def row(setting, name, runs):
     frames = [frame for run in runs for frame in run["frames"]]
     long_tasks = [task for run in runs for task in run["longTasks"]]
     late = sum(frame > LATE_MS for frame in frames)
+    compositor = [run["compositor"] for run in runs]
+
+    def per_run(key, format="{:.0f}"):
+        """The median over the runs of a compositor figure, and each run's in brackets."""
+        values = [run[key] for run in compositor]
+        return f"{format.format(statistics.median(values))} ({', '.join(format.format(value) for value in values)})"
+
     return [setting, name,
             f"{len(frames)} ({', '.join(str(len(run['frames'])) for run in runs)})",
             f"{statistics.median(frames):.1f}", f"{percentile(frames, 0.95):.1f}",
             f"{100 * late / len(frames):.1f} %",
-            f"{len(long_tasks)} ({sum(long_tasks):.0f} ms)"]
+            f"{len(long_tasks)} ({sum(long_tasks):.0f} ms)",
+            per_run("presented"), per_run("partial"), per_run("dropped"),
+            per_run("raster"), per_run("decode"), per_run("draw"),
+            ", ".join(f"{run['load']:.1f}" for run in runs)]
 
 
 def main():
@@ -158,10 +194,17 @@ def main():
         "- Frame time: the delta between requestAnimationFrame callbacks. Late: over 16.7 ms by more than "
         "the timer's jitter (> 18.7 ms), i.e. at least one vsync missed. Long tasks: PerformanceObserver "
         "'longtask' entries (main-thread tasks over 50 ms), count and total.",
+        "- Compositor columns, from a DevTools trace of each scroll (median over the runs, each run in brackets): "
+        "frames presented whole, presented without the main thread's update (partial), and dropped, "
+        "by Chromium's PipelineReporter; and the CPU ms (thread time, so other work on the machine "
+        "inflates it little) of rasterising tiles (RasterTask: where the CSS blur, gradient and text are "
+        "drawn), decoding images (SoftwareImageDecodeCache::DecodeImageInTask) and drawing frames in the "
+        "display compositor (Display::DrawAndSwap). Load: the one-minute load average after each run.",
         *[f"- Run again after a failure: {retry}." for retry in retries],
         "",
         bench.table(["setting", "page", "frames (per run)", "median ms", "p95 ms", "late frames",
-                     "long tasks"], rows),
+                     "long tasks", "presented", "partial", "dropped", "raster CPU ms", "decode CPU ms",
+                     "draw CPU ms", "load per run"], rows),
     ])
     print(section)
     results.write_section(bench.RESULTS, "scroll", section)
