@@ -69,9 +69,10 @@ struct HTTPObjectStoreTests {
     func hangs() async throws {
         let server = try ScriptedHTTPServer([.hang])
         defer { server.stop() }
-        let start = ContinuousClock.now
-        await #expect(throws: RemoteCacheFailure.self) { try await Self.using(try Self.store(server)) { try await $0.get(.content, Self.digest) } }
-        #expect(ContinuousClock.now - start < .seconds(60))
+        let failure = await #expect(throws: RemoteCacheFailure.self) {
+            try await Self.using(try Self.store(server)) { try await $0.get(.content, Self.digest) }
+        }
+        #expect(failure?.description.contains("no answer within") == true, "\(String(describing: failure))")
         #expect(server.requests.count == 1)
     }
 
