@@ -75,7 +75,8 @@ def section(cards, cold, warm, uploaded, downloaded):
         f"({uploaded['uploadedBytes'] / 1e6:.1f} MB); the second machine fetched {downloaded['hits']} "
         f"({downloaded['downloadedBytes'] / 1e6:.1f} MB), rendered nothing and uploaded {downloaded['uploads']}. "
         f"Medians of {RUNS} run(s); `bench/.venv/bin/python bench/remote.py --cards {cards}`"
-        + (f" with `CARDBAKE={os.environ['CARDBAKE']}` (not the release build)." if "CARDBAKE" in os.environ else "."),
+        + (f" with `CARDBAKE={os.environ['CARDBAKE']}`." if "CARDBAKE" in os.environ else "")
+        + f" Load average when it ended: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores.",
     ])
 
 
