@@ -1,4 +1,5 @@
 import CardBakeManifest
+import Crypto
 
 /// Builds a cache key: the complete, stable identity of one processing step.
 ///
@@ -20,8 +21,15 @@ import CardBakeManifest
 ///     key.add("scale", 2)
 ///     key.add("image", imageDigest)
 ///     let digest = key.digest
-public struct Fingerprint: Hashable, Sendable {
+///
+/// The encoding is hashed as it grows, so a key of a large value (the manifest of 10,000 cards
+/// encodes to some 40 MB) takes little memory.
+// @unchecked: swift-crypto's SHA256 is a copy-on-write value but not marked Sendable.
+public struct Fingerprint: @unchecked Sendable {
+    /// The encoding not yet given to `hasher`.
     private var encoding: [UInt8] = []
+    private var hasher = SHA256()
+    private static let hashingBlock = 1 << 16
 
     /// Starts a key of one kind.
     ///
@@ -42,11 +50,17 @@ public struct Fingerprint: Hashable, Sendable {
         encoding.append(component.tag)
         append(integer: UInt64(component.bytes.count))
         encoding.append(contentsOf: component.bytes)
+        if encoding.count >= Self.hashingBlock {
+            hasher.update(data: encoding)
+            encoding.removeAll(keepingCapacity: true)
+        }
     }
 
     /// The key: SHA-256 of everything added so far.
     public var digest: ContentDigest {
-        ContentDigest.sha256(encoding)
+        var hasher = hasher
+        hasher.update(data: encoding)
+        return ContentDigest(hasher.finalize())
     }
 
     private mutating func append(text: String) {

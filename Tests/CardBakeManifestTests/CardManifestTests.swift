@@ -44,6 +44,25 @@ struct CardManifestTests {
         #expect(String(decoding: data, as: UTF8.self).contains("\"file\" : \"cards/toucan@1x.png\""))
     }
 
+    @Test("A manifest of many cards, encoded a card at a time, has the bytes JSONEncoder gives the whole",
+          arguments: [0, 1, 2, 5])
+    func encodedAsAWhole(cards: Int) throws {
+        let entry = Self.manifest.cards[0]
+        var manifest = Self.manifest
+        manifest.cards = (0..<cards).map { index in
+            var card = entry
+            card.id = "card-\(index)"
+            card.title = ["Tucán \"piquiverde\"", "a/b \\ c", "emoji 🦜", "line\nbreak", "日本語"][index % 5]
+            card.images["2x"] = CardManifest.Image(file: "cards/card-\(index)@2x.png", width: 640, height: 1026,
+                                                   bytes: 2000 + index, sha256: Self.digest(UInt8(index)))
+            return card
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let whole = try encoder.encode(manifest) + Data("\n".utf8)
+        #expect(try manifest.encoded() == whole)
+    }
+
     @Test("read(from:) takes only a manifest of this schema")
     func readsOnlyItsSchema() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-\(UUID().uuidString)")
