@@ -14,7 +14,7 @@ public struct CardBitmaps: Sendable {
     public let width: Double
     public let height: Double
     /// What to show before a bitmap is decoded, as the manifest gives it: the card's mean colour in
-    /// Oklab, its ThumbHash and a tiny blurred PNG.
+    /// Oklab, its ThumbHash and a tiny blurred WebP.
     public let placeholder: CardManifest.Placeholder
     /// The card at each scale of its style, encoded in its style's format.
     public let images: [Int: EncodedBitmap]

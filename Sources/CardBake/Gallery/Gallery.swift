@@ -23,18 +23,23 @@ struct Gallery: Sendable {
 
     /// The gallery of `manifest`.
     init(of manifest: CardManifest) {
-        version = Self.version(of: manifest)
+        self.init(of: manifest, contentKey: manifest.contentKey)
+    }
+
+    /// The gallery of `manifest`, whose ``CardManifest/contentKey`` the caller has already computed.
+    init(of manifest: CardManifest, contentKey: ContentDigest) {
+        version = Self.version(ofManifestKey: contentKey)
         let page = GalleryPage(cards: manifest.cards.map(GalleryCard.init(entry:)), generator: manifest.generator,
                                version: version)
         files = [(Self.pageName, page.html), (Self.versionName, Self.versionScript(version))]
     }
 
-    /// The version of `manifest`'s gallery: its content key under this template, computed without
-    /// making the page.
-    static func version(of manifest: CardManifest) -> ContentDigest {
+    /// The version of the gallery of the manifest whose content key is `manifestKey`: that key under
+    /// this template, known without making the page.
+    static func version(ofManifestKey manifestKey: ContentDigest) -> ContentDigest {
         var key = Fingerprint(domain: "gallery")
         key.add("template", templateDigest)
-        key.add("manifest", manifest.contentKey)
+        key.add("manifest", manifestKey)
         return key.digest
     }
 

@@ -94,9 +94,11 @@ public struct Builder: Sendable {
         let (written, removed, manifestDigest, derived) = try await writer.replacingFiles {
             let written = try await Self.write(outcomes, with: writer, width: request.jobs)
             let manifest = CardManifest(generator: Self.generator, cards: written.entries)
-            let (removed, digest) = try await writer.replaceManifest(with: manifest)
+            let contentKey = manifest.contentKey
+            let (removed, digest) = try await writer.replaceManifest(with: manifest, contentKey: contentKey)
             let gallery = GalleryWriter(folder: output, records: records, journal: writer.journal)
-            let derived = try await request.writesGallery ? gallery.update(for: manifest) : gallery.remove()
+            let derived = try await request.writesGallery
+                ? gallery.update(for: manifest, contentKey: contentKey) : gallery.remove()
             return (written, removed, digest, derived)
         }
         writer.journal.finish()

@@ -56,8 +56,10 @@ public struct ShardMerge: Sendable {
                     try await writer.place(image.sha256, as: image.file) { try part.bytes(of: image) }
                 }
             }
-            let removed = try await writer.replaceManifest(with: manifest).removed
-            _ = try await GalleryWriter(folder: folder, records: writer.records, journal: writer.journal).update(for: manifest)
+            let contentKey = manifest.contentKey
+            let removed = try await writer.replaceManifest(with: manifest, contentKey: contentKey).removed
+            _ = try await GalleryWriter(folder: folder, records: writer.records, journal: writer.journal)
+                .update(for: manifest, contentKey: contentKey)
             return removed
         }
         writer.journal.finish()

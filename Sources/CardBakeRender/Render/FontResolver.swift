@@ -12,29 +12,23 @@ package struct FontFailure: Error, Sendable {
     package let error: RenderError
 }
 
-/// Finds the font file behind each family or registers a style's own font file, and the font files
-/// a text is drawn from, each once per build.
+/// Finds the font file behind each family or registers a style's own font file, each once per build,
+/// and the font files a text is drawn from.
 ///
 /// Font files are registered with fontconfig for the whole process; resolve every card's fonts
 /// before worker threads start drawing text, so their font maps see the registered files.
 package final class FontResolver: Sendable {
     private let resolved = Mutex<[FontRequest: Result<ResolvedFont, RenderError>]>([:])
-    private let coverages = Mutex<[CoverageRequest: Result<TextCoverage, RenderError>]>([:])
+    /// The files texts were drawn from so far; not each text's coverage, which would grow with the catalog.
+    private let drawn = Mutex<Set<URL>>([])
     private let digests = Mutex<[URL: Result<ContentDigest, RenderError>]>([:])
-
-    private struct CoverageRequest: Hashable {
-        let text: String
-        let family: String
-        let size: Double
-    }
 
     package init() {}
 
     /// The font files resolved or drawn from so far (fallbacks included), whatever cards they were for.
     package var files: Set<URL> {
         let requested = resolved.withLock { Set($0.values.compactMap { try? $0.get().file }) }
-        let drawn = coverages.withLock { Set($0.values.flatMap { (try? $0.get().fonts.map(\.file)) ?? [] }) }
-        return requested.union(drawn)
+        return requested.union(drawn.withLock { $0 })
     }
 
     /// The fonts of a card's title and description; a failure names the text style at fault.
@@ -68,18 +62,13 @@ package final class FontResolver: Sendable {
     }
 
     /// The font files `text` is drawn from in `font` at `size` points, fallbacks included, with their
-    /// digests, and the characters no installed font draws. Laid out once per text, family and size
-    /// (a quick layout with no frame: which fonts draw a text does not depend on one); safe from many threads.
+    /// digests, and the characters no installed font draws: a quick layout with no frame (which fonts
+    /// draw a text does not depend on one); safe from many threads.
     package func coverage(of text: String, in font: ResolvedFont, size: Double) throws(RenderError) -> TextCoverage {
-        let request = CoverageRequest(text: text, family: font.family, size: size)
-        if let known = coverages.withLock({ $0[request] }) { return try known.get() }
-        let result = Result { () throws(RenderError) -> TextCoverage in
-            let (files, missing) = try TextCoverage.layOut(text, family: font.family, size: size)
-            return TextCoverage(fonts: try files.map { (file) throws(RenderError) in FontFile(file: file, digest: try digest(of: file)) },
-                                missing: missing)
-        }
-        coverages.withLock { $0[request] = result }
-        return try result.get()
+        let (files, missing) = try TextCoverage.layOut(text, family: font.family, size: size)
+        drawn.withLock { $0.formUnion(files) }
+        return TextCoverage(fonts: try files.map { (file) throws(RenderError) in FontFile(file: file, digest: try digest(of: file)) },
+                            missing: missing)
     }
 
     /// A fingerprint of every font file fontconfig lists now, by path, size and modification time:
