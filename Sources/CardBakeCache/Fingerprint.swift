@@ -22,8 +22,7 @@ import Crypto
 ///     key.add("image", imageDigest)
 ///     let digest = key.digest
 ///
-/// The encoding is hashed as it grows, so a key of a large value (the manifest of 10,000 cards
-/// encodes to some 40 MB) takes little memory.
+/// The encoding is hashed as it grows, so a key of a large value (a whole manifest) takes little memory.
 // @unchecked: swift-crypto's SHA256 is a copy-on-write value but not marked Sendable.
 public struct Fingerprint: @unchecked Sendable {
     /// The encoding not yet given to `hasher`.

@@ -33,9 +33,9 @@ struct OutputWriter: Sendable {
 
     /// Makes `manifest`, whose ``CardManifest/contentKey`` is `key`, the output folder's manifest,
     /// replacing the file atomically, and removes the files the previous manifest named that this
-    /// one does not (only files cardbake wrote). Returns what it removed and the digest of the manifest file. When the file in place already
-    /// is this manifest (its content key names the file's digest in the action cache), nothing is
-    /// encoded, read or written.
+    /// one does not (only files cardbake wrote). Returns what it removed and the digest of the
+    /// manifest file. When the file in place already is this manifest (its content key names the
+    /// file's digest in the action cache), nothing is encoded, read or written.
     func replaceManifest(with manifest: CardManifest,
                          contentKey key: ContentDigest) async throws -> (removed: [String], digest: ContentDigest) {
         let url = folder.manifestURL
