@@ -54,9 +54,7 @@ public struct Checker: Sendable {
         let fonts = FontResolver()
         let output = OutputFolder(directory: request.output, statCache: statCache)
         if try await isBuiltAsAWhole(catalog, in: output, fonts: fonts) {
-            // The whole-build record does not cover the asset catalog, which lives elsewhere; the
-            // manifest (12 MB for 10,000 cards) is read only to compare one.
-            guard request.xcassets != nil else { return [] }
+            // The whole-build record does not cover the asset catalog, which lives elsewhere.
             return assetCatalogFindings(for: CardManifest.read(from: output.manifestURL)?.cards ?? [], statCache: statCache)
         }
         try Vips.start()
@@ -93,10 +91,12 @@ public struct Checker: Sendable {
         return findings
     }
 
-    /// The `--xcassets` catalog's files that differ from those `entries` imply.
-    private func assetCatalogFindings(for entries: [CardManifest.Entry], statCache: StatCache) -> [Finding] {
+    /// The `--xcassets` catalog's files that differ from those `entries` imply; `entries` is read
+    /// only when there is an asset catalog (it may decode the whole manifest).
+    private func assetCatalogFindings(for entries: @autoclosure () -> [CardManifest.Entry],
+                                      statCache: StatCache) -> [Finding] {
         guard let xcassets = request.xcassets else { return [] }
-        return AssetCatalogWriter.differences(in: xcassets, for: entries, statCache: statCache).map { card, problem in
+        return AssetCatalogWriter.differences(in: xcassets, for: entries(), statCache: statCache).map { card, problem in
             Finding(cardID: card ?? xcassets.lastPathComponent, kind: .stale, reason: problem)
         }
     }
