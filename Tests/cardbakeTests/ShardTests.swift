@@ -1,4 +1,6 @@
 import CardBake
+import CardBakeCache
+import CardBakeManifest
 import Foundation
 import Testing
 
@@ -58,6 +60,8 @@ struct ShardTests {
                 #expect(try sandbox.data("MERGED/\(file)") == sandbox.data("WHOLE/\(file)"), "\(file)")
             }
             #expect(sandbox.temporaryFiles("MERGED").isEmpty && !sandbox.exists("MERGED/.cardbake-unfinished"))
+            // and each card file is a link to the shard's, not a copy
+            #expect(try Self.inode(sandbox, "MERGED/cards/rocket@1x.png") == Self.inode(sandbox, "shard2/cards/rocket@1x.png"))
             let check = try sandbox.run(["check", "catalog.json", "--output", "MERGED", "--cache-dir", "cache-whole"])
             #expect(check.status == 0, check.comment)
 
@@ -147,6 +151,40 @@ struct ShardTests {
                 #expect(!sandbox.exists("OUT"), result.comment)
             }
         }
+    }
+
+    @Test("merge refuses a shard whose card file is not the one its manifest names, naming the file, and leaves the folder's previous merge whole")
+    func mergeRefusesADamagedFile() throws {
+        try Sandbox.with { sandbox in
+            // Given a merged folder of two shards
+            try sandbox.writeCatalog(sixCards)
+            _ = try Self.buildShards(sandbox, count: 2)
+            #expect(try sandbox.run(["merge", "OUT", "shard1", "shard2"]).status == 0)
+            let merged = try sandbox.data("OUT/manifest.json")
+            let files = sandbox.fileNames("OUT").filter { $0.hasSuffix(".png") }
+
+            // When shard 2 is downloaded again with one of its files damaged (a new file, not the linked one)
+            let damagedName = try #require(sandbox.fileNames("shard2").first { $0.hasSuffix(".png") })
+            var damaged = try sandbox.data("shard2/\(damagedName)")
+            damaged[damaged.count / 2] ^= 0xFF
+            try sandbox.remove("shard2/\(damagedName)")
+            try sandbox.write(damaged, to: "shard2/\(damagedName)")
+            let result = try sandbox.run(["merge", "OUT", "shard1", "shard2"])
+
+            // Then merge fails naming the file, and the folder still holds the previous merge
+            #expect(result.status == 2, result.comment)
+            #expect(result.stderr.contains("shard2/\(damagedName): its bytes are not those its manifest names"), result.comment)
+            #expect(try sandbox.data("OUT/manifest.json") == merged)
+            let manifest = try ManifestFile.read(from: sandbox.url("OUT/manifest.json"))
+            for image in manifest.cards.flatMap(\.images.values) {
+                #expect(try ContentDigest.sha256(sandbox.data("OUT/\(image.file)")).description == image.sha256, "\(image.file)")
+            }
+            #expect(sandbox.fileNames("OUT").filter { $0.hasSuffix(".png") } == files)
+        }
+    }
+
+    static func inode(_ sandbox: Sandbox, _ file: String) throws -> UInt64 {
+        try #require(FileManager.default.attributesOfItem(atPath: sandbox.url(file).path)[.systemFileNumber] as? UInt64)
     }
 
     @Test("--shard takes i/N with 1 ≤ i ≤ N; anything else is a usage error naming the flag", arguments: ["0/3", "4/3", "x", "1/0"])

@@ -53,15 +53,10 @@ struct AssetCatalogWriter: Sendable {
             case .json(let data):
                 try await folder.place(file.digest, as: file.path, journal: journal) { data }
             case let .image(outputFile, digest):
-                guard !folder.holds(digest, as: file.path) else { continue }
-                try journal.begin()
                 let source = output.path(of: outputFile)
-                if try AtomicFileWriter.link(URL(fileURLWithPath: source), to: URL(fileURLWithPath: folder.path(of: file.path))) {
+                if try await folder.place(digest, as: file.path, from: source, journal: journal) {
                     // Linking changed the source's ctime: record it again, so the next build need not read it back.
                     try output.statCache.record(digest, forFileAtPath: source)
-                    try folder.statCache.record(digest, forFileAtPath: folder.path(of: file.path))
-                } else {
-                    try await folder.place(digest, as: file.path, journal: journal) { try ReadableFile(path: source).readToEnd() }
                 }
             }
         }

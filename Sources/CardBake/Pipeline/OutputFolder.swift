@@ -52,6 +52,24 @@ struct OutputFolder: Sendable {
         try statCache.record(digest, forFileAtPath: path(of: file))
     }
 
+    /// Puts the file at `source` (an absolute path), whose bytes have `digest`, at `file` unless it is
+    /// there already: as a hard link where the file system allows, so no bytes are copied, else as a
+    /// copy; atomically either way, noting the change in `journal` first. Returns whether it linked,
+    /// which changes the source's ctime.
+    @discardableResult
+    func place(_ digest: ContentDigest, as file: String, from source: String, journal: WriteJournal,
+               keeping backup: OutputBackup? = nil) async throws -> Bool {
+        guard !holds(digest, as: file) else { return false }
+        try journal.begin()
+        try backup?.keep(file)
+        guard try AtomicFileWriter.link(URL(fileURLWithPath: source), to: URL(fileURLWithPath: path(of: file))) else {
+            try await place(digest, as: file, journal: journal, keeping: backup) { try ReadableFile(path: source).readToEnd() }
+            return false
+        }
+        try statCache.record(digest, forFileAtPath: path(of: file))
+        return true
+    }
+
     /// Removes `files` (paths relative to `directory`) that are plain names inside `cards/`; a
     /// manifest read from disk could name anything. Returns what it removed, sorted.
     static func remove(_ files: Set<String>, in directory: URL) -> [String] {

@@ -73,17 +73,16 @@ struct OutputWriter: Sendable {
 
     /// Puts the blob's bytes at `file` unless they are there already, keeping the bytes it replaces.
     private func materialize(_ blob: ContentDigest, as file: String) async throws {
-        try await place(blob, as: file) {
+        try await folder.place(blob, as: file, journal: journal, keeping: backup) {
             guard let data = await records.store.blob(blob) else { throw OutputError.missingBlob(file: file) }
             return data
         }
     }
 
-    /// Puts the bytes with `digest` at `file` (relative to the folder) unless they are there
-    /// already, keeping the bytes it replaces; `bytes` is asked for them only when they are not,
-    /// and must return bytes with that digest.
-    func place(_ digest: ContentDigest, as file: String, bytes: () async throws -> Data) async throws {
-        try await folder.place(digest, as: file, journal: journal, keeping: backup, data: bytes)
+    /// Puts the file at `source`, whose bytes have `digest`, at `file` (relative to the folder) unless
+    /// it is there already, linked or copied, keeping the bytes it replaces.
+    func place(_ digest: ContentDigest, as file: String, from source: String) async throws {
+        try await folder.place(digest, as: file, from: source, journal: journal, keeping: backup)
     }
 }
 

@@ -9,7 +9,8 @@ import Foundation
 /// before writing anything, a set of shards that is incomplete, has a shard twice, or was built
 /// from different catalogs or settings. Writes like a build: holding the folder's lock, each file
 /// atomically and only when its bytes change, under the folder's write journal; files of cards the
-/// manifest in place named and the merged one does not are removed.
+/// manifest in place named and the merged one does not are removed. Card files are hard-linked from
+/// the shard folders where the file system allows (after their bytes are checked), else copied.
 public struct ShardMerge: Sendable {
     public let output: URL
     public let shards: [URL]
@@ -53,7 +54,7 @@ public struct ShardMerge: Sendable {
             for (entry, part) in entries {
                 try cancellation.check()
                 for image in entry.images.values {
-                    try await writer.place(image.sha256, as: image.file) { try part.bytes(of: image) }
+                    try await writer.place(image.sha256, as: image.file, from: try part.verifiedPath(of: image))
                 }
             }
             let contentKey = manifest.contentKey
@@ -106,23 +107,24 @@ private struct ShardPart {
         self.shard = shard
     }
 
-    /// The bytes of `image` in this folder; throws ``ShardSetError/damagedFile(folder:file:reason:)``
-    /// when they are not those the manifest names.
-    func bytes(of image: CardManifest.Image) throws -> Data {
+    /// The absolute path of `image` in this folder, once its bytes are read and found to be those the
+    /// manifest names; throws ``ShardSetError/damagedFile(folder:file:reason:)`` when they are not.
+    func verifiedPath(of image: CardManifest.Image) throws -> String {
         guard OutputFolder.isCardFile(image.file) else {
             throw ShardSetError.damagedFile(folder: name, file: image.file, reason: "the manifest names a file outside cards/")
         }
-        let data: Data
+        let path = folder.appendingPathComponent(image.file).fileSystemPath
+        let digest: ContentDigest
         do {
-            data = try Data(contentsOf: folder.appendingPathComponent(image.file))
+            digest = try ContentDigest.sha256(of: ReadableFile(path: path))
         } catch {
             throw ShardSetError.damagedFile(folder: name, file: image.file, reason: "it cannot be read")
         }
-        guard ContentDigest.sha256(data) == image.sha256 else {
+        guard digest == image.sha256 else {
             throw ShardSetError.damagedFile(folder: name, file: image.file,
                                             reason: "its bytes are not those its manifest names")
         }
-        return data
+        return path
     }
 
     /// Every card of the shards with the shard it comes from, in catalog order, once the shards are
