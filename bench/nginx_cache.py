@@ -77,6 +77,24 @@ http {{
         request = urllib.request.Request(f"{self.url}/{path}", data=data, method="PUT")
         urllib.request.urlopen(request, timeout=30).read()
 
+    def cpu_seconds(self):
+        """CPU time (user + system) nginx's master and worker processes have used so far."""
+        ticks = os.sysconf("SC_CLK_TCK")
+        pids = [self.process.pid]
+        children = f"/proc/{self.process.pid}/task/{self.process.pid}/children"
+        if os.path.exists(children):
+            with open(children) as file:
+                pids += [int(pid) for pid in file.read().split()]
+        total = 0
+        for pid in pids:
+            try:
+                with open(f"/proc/{pid}/stat") as file:
+                    fields = file.read().rsplit(")", 1)[1].split()
+            except FileNotFoundError:
+                continue
+            total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat(5))
+        return total / ticks
+
     def clear(self):
         """Removes every object the server keeps."""
         shutil.rmtree(self.data)
