@@ -30,4 +30,14 @@ public protocol ArtifactStoring: Sendable {
     /// Stores `data` under its SHA-256 and returns that digest; storing an existing blob again is cheap.
     @discardableResult
     func storeBlob(_ data: Data) async throws -> ContentDigest
+
+    /// Stores `data`, whose SHA-256 the caller has just computed and found to be `digest` (a blob
+    /// fetched and verified), without hashing it again where the store can.
+    func storeBlob(_ data: Data, hashedAs digest: ContentDigest) async throws
+}
+
+extension ArtifactStoring {
+    public func storeBlob(_ data: Data, hashedAs digest: ContentDigest) async throws {
+        try await storeBlob(data)
+    }
 }

@@ -77,8 +77,8 @@ public struct DiskArtifactStore: ArtifactStoring {
         let path = blobURL(for: digest).fileSystemPath
         guard let file = try? ReadableFile(path: path), let status = try? file.status(),
               let entry = try? file.readToEnd() else { return nil }
-        // A blob ``containsBlob(_:)`` just hashed, unchanged since, is not hashed again.
-        guard verified.holds(digest, as: status) || ContentDigest.sha256(entry) == digest else {
+        // A blob this process just hashed (looking it up or storing it), unchanged since, is not hashed again.
+        guard verified.take(digest, as: status) || ContentDigest.sha256(entry) == digest else {
             discard(path)
             return nil
         }
@@ -100,8 +100,16 @@ public struct DiskArtifactStore: ArtifactStoring {
     @discardableResult
     public func storeBlob(_ data: Data) throws -> ContentDigest {
         let digest = ContentDigest.sha256(data)
-        try writeEntry(data, to: blobURL(for: digest))
+        try storeBlob(data, hashedAs: digest)
         return digest
+    }
+
+    public func storeBlob(_ data: Data, hashedAs digest: ContentDigest) throws {
+        let url = blobURL(for: digest)
+        try writeEntry(data, to: url)
+        if let status = try? FileStatus(path: url.fileSystemPath) {
+            verified.note(digest, as: status)
+        }
     }
 
     /// Where the action result for `key` is kept.
@@ -148,7 +156,8 @@ public struct DiskArtifactStore: ArtifactStoring {
 }
 
 /// Blobs this process hashed intact, with their files' status then: a blob found intact while
-/// looking up is read back while writing without hashing it a second time, unless its file changed.
+/// looking up, or just stored, is read back once while writing without hashing it a second time,
+/// unless its file changed. An entry goes when it is used, so the table holds only blobs in flight.
 private final class VerifiedBlobs: Sendable {
     private let statuses = Mutex<[ContentDigest: FileStatus]>([:])
 
@@ -156,7 +165,8 @@ private final class VerifiedBlobs: Sendable {
         statuses.withLock { $0[digest] = status }
     }
 
-    func holds(_ digest: ContentDigest, as status: FileStatus) -> Bool {
-        statuses.withLock { $0[digest] == status }
+    /// Whether `digest` was noted with `status`; the entry is removed either way.
+    func take(_ digest: ContentDigest, as status: FileStatus) -> Bool {
+        statuses.withLock { $0.removeValue(forKey: digest) == status }
     }
 }

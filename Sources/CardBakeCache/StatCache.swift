@@ -19,10 +19,11 @@ import Synchronization
 /// The granularity is not asked of the file system but read from the times themselves: a file
 /// whose times both have a sub-second part lives on a file system with sub-second timestamps
 /// (ext4, XFS, Btrfs, tmpfs: one kernel clock tick, at most 10 ms; exFAT: 10 ms), and gets a
-/// margin of 100 ms. Whole-second times (ext3, FAT's 2 s, or a rare exact second) get 2 s.
+/// margin of 20 ms, two of the coarsest ticks. Whole-second times (ext3, FAT's 2 s, or a rare exact
+/// second) get 2 s.
 ///
 /// Saving settles the entries still inside the margin, such as the outputs a build has just
-/// written: it waits out the fine margin (at most 100 ms) and hashes those few files again, keeping
+/// written: it waits out the fine margin (at most 20 ms) and hashes those few files again, keeping
 /// an entry only if the file still has its `stat` and digest. Any later write then gets a newer
 /// time, so the saved entries are trusted by the next build without reading the files.
 ///
@@ -30,8 +31,8 @@ import Synchronization
 /// links are followed but not resolved, so two paths to one file have two entries.
 package final class StatCache: Sendable {
     /// How much older than the moment of recording a file's times must be for its entry to be
-    /// trusted when both times have a sub-second part: 100 ms, in nanoseconds.
-    package static let fineRacyMargin: Int64 = 100_000_000
+    /// trusted when both times have a sub-second part: 20 ms, in nanoseconds.
+    package static let fineRacyMargin: Int64 = 20_000_000
     /// The same when either time is a whole second: 2 s (FAT's granularity), in nanoseconds.
     package static let coarseRacyMargin: Int64 = 2_000_000_000
 

@@ -160,20 +160,22 @@ public struct CardManifest: Codable, Sendable, Equatable {
 
     /// What separates two entries of `cards` in the encoded manifest, and what indents their lines.
     private static let elementSeparator = Data(",\n    ".utf8)
-    private static let elementIndent = Data("    ".utf8)
+    private static let elementIndent = Array("    ".utf8)
 
     /// `json`, an entry encoded on its own, with each line after the first indented as an element of
     /// `cards` (JSON text has a newline only between tokens).
     private static func indentedAsElement(_ json: Data) -> Data {
-        var indented = Data(capacity: json.count + json.count / 8)
-        var lineStart = json.startIndex
-        while let newline = json[lineStart...].firstIndex(of: UInt8(ascii: "\n")) {
-            indented.append(json[lineStart...newline])
-            indented.append(elementIndent)
-            lineStart = newline + 1
+        var indented: [UInt8] = []
+        indented.reserveCapacity(json.count + json.count / 4)
+        json.withUnsafeBytes { bytes in
+            for byte in bytes {
+                indented.append(byte)
+                if byte == UInt8(ascii: "\n") {
+                    indented.append(contentsOf: elementIndent)
+                }
+            }
         }
-        indented.append(json[lineStart...])
-        return indented
+        return Data(indented)
     }
 
     /// Every file the manifest names, relative to its folder.

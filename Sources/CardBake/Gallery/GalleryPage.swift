@@ -84,18 +84,29 @@ struct GalleryPage: Sendable {
 
     /// Text safe in HTML content and in double-quoted attributes.
     static func escaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
+        guard text.utf8.contains(where: { entity(for: $0) != nil }) else { return text }
+        var escaped: [UInt8] = []
+        escaped.reserveCapacity(text.utf8.count + 32)
+        for byte in text.utf8 {
+            if let entity = entity(for: byte) {
+                escaped += entity.utf8
+            } else {
+                escaped.append(byte)
             }
         }
-        return result
+        return String(decoding: escaped, as: UTF8.self)
+    }
+
+    /// The entity for a byte that HTML gives a meaning to in text or attributes; nil for any other
+    /// (every byte of a multi-byte UTF-8 character is 0x80 or above).
+    private static func entity(for byte: UInt8) -> String? {
+        switch byte {
+        case UInt8(ascii: "&"): "&amp;"
+        case UInt8(ascii: "<"): "&lt;"
+        case UInt8(ascii: ">"): "&gt;"
+        case UInt8(ascii: "\""): "&quot;"
+        case UInt8(ascii: "'"): "&#39;"
+        default: nil
+        }
     }
 }

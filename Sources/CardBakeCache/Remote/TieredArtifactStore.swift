@@ -93,7 +93,7 @@ package final class TieredArtifactStore: ArtifactStoring {
         guard let blob = await fetch(.content, digest, verify: { ContentDigest.sha256($0) == digest ? $0 : nil }) else {
             return nil
         }
-        _ = try? await local.storeBlob(blob)
+        try? await local.storeBlob(blob, hashedAs: digest)
         return blob
     }
 
