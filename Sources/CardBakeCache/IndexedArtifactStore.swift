@@ -63,6 +63,19 @@ package final class IndexedArtifactStore: ArtifactStoring {
         return digest
     }
 
+    /// The action result under `key` when the index holds it, without asking the underlying store:
+    /// for a caller that cannot wait for a disk or a network.
+    package func indexedActionResult(for key: ContentDigest) -> Data? {
+        index.withLock { $0.value(for: key) }
+    }
+
+    /// Keeps `record` under `key` in the index alone: it is saved with the index but never written to
+    /// the underlying store, nor sent to a remote tier. For records cheap to make again that only
+    /// this cache folder's later builds read, through ``indexedActionResult(for:)``.
+    package func keepInIndex(_ record: Data, for key: ContentDigest) {
+        index.withLock { $0.set(record, for: key) }
+    }
+
     /// Whether the index holds an action result under `key` (loaded, or stored or found since).
     package func indexes(_ key: ContentDigest) -> Bool {
         index.withLock { $0.contains(key) }

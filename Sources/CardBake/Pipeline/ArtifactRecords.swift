@@ -85,6 +85,59 @@ struct CardFacts: CacheRecord, Equatable {
     }
 }
 
+/// The font files a text was drawn from and the characters no installed font draws, under the key
+/// of the text, its font and size and the installed fonts (``TextCoverageMemo``).
+struct TextCoverageRecord: CacheRecord, Equatable {
+    /// Absolute paths, in order of first use.
+    var files: [String]
+    var missing: [Unicode.Scalar]
+
+    private static let tag = Array("CBTC1".utf8)
+
+    /// The tag; the number of files as a big-endian UInt32, then each path as a big-endian UInt32
+    /// length and UTF-8; the number of missing characters, then each as a big-endian UInt32.
+    var cacheBytes: Data {
+        var encoded = Self.tag
+        encoded.appendBigEndian(UInt32(files.count))
+        for file in files {
+            encoded.appendBigEndian(UInt32(file.utf8.count))
+            encoded.append(contentsOf: file.utf8)
+        }
+        encoded.appendBigEndian(UInt32(missing.count))
+        for scalar in missing {
+            encoded.appendBigEndian(scalar.value)
+        }
+        return Data(encoded)
+    }
+
+    init(files: [String], missing: [Unicode.Scalar]) {
+        (self.files, self.missing) = (files, missing)
+    }
+
+    init(_ coverage: TextCoverage) {
+        self.init(files: coverage.fonts.map(\.file.path), missing: coverage.missing)
+    }
+
+    init?(cacheBytes: Data) {
+        guard let decoded = BinaryReader.decode(cacheBytes, tag: Self.tag, { reader -> TextCoverageRecord? in
+            guard let fileCount = reader.integer(UInt32.self) else { return nil }
+            var files: [String] = []
+            for _ in 0..<fileCount {
+                guard let file = reader.text() else { return nil }
+                files.append(file)
+            }
+            guard let missingCount = reader.integer(UInt32.self) else { return nil }
+            var missing: [Unicode.Scalar] = []
+            for _ in 0..<missingCount {
+                guard let value = reader.integer(UInt32.self), let scalar = Unicode.Scalar(value) else { return nil }
+                missing.append(scalar)
+            }
+            return TextCoverageRecord(files: files, missing: missing)
+        }) else { return nil }
+        self = decoded
+    }
+}
+
 private extension BinaryReader {
     /// UTF-8 text after its big-endian UInt32 length.
     mutating func text() -> String? {

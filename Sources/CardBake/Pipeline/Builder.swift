@@ -61,7 +61,9 @@ public struct Builder: Sendable {
         }
         let fonts = FontResolver()
 
-        let wholeBuild = WholeBuild(catalog: catalog, request: request, statCache: workspace.statCache, fonts: fonts)
+        let installedFonts = FontResolver.installedFonts()
+        let wholeBuild = WholeBuild(catalog: catalog, request: request, statCache: workspace.statCache, fonts: fonts,
+                                    installedFonts: installedFonts)
         // Only when the last build that ran its stages was this one (its record is in the index), so
         // that the index, which garbage collection protects, stays that of the catalog built.
         if let wholeBuild, workspace.store.indexes(wholeBuild.key),
@@ -79,8 +81,10 @@ public struct Builder: Sendable {
                                inputs: Self.inputs(of: catalog, request: request, fonts: fonts))
         }
 
-        let planner = Planner(statCache: workspace.statCache, fonts: fonts, strict: request.strict)
+        let coverageMemo = TextCoverageMemo(store: workspace.store, installedFonts: installedFonts)
+        let planner = Planner(statCache: workspace.statCache, fonts: fonts, strict: request.strict, coverageMemo: coverageMemo)
         let plans = await Self.plan(catalog.cards, planner: planner, pool: pool)
+        coverageMemo.keep()
         let found = await Self.lookUp(plans, with: CacheLookUp(records: records, outputs: output), width: request.jobs)
         let toRender = found.values.filter { $0.cached == nil }.sorted { $0.plan.card.index < $1.plan.card.index }
         events(.planned(total: catalog.cards.count, toRender: toRender.count, failed: catalog.cards.count - found.count))

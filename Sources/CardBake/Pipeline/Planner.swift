@@ -11,6 +11,8 @@ struct Planner: Sendable {
     /// Whether text with characters no installed font draws fails its card (`--strict`), rather than
     /// being drawn with boxes and warned about.
     var strict = false
+    /// Coverage earlier builds laid out; without it every text is laid out.
+    var coverageMemo: TextCoverageMemo? = nil
 
     /// The plan for one card, or why it cannot be built (text a catalog refuses, missing image, unknown font, …).
     func plan(_ card: Card) -> Result<CardPlan, CardFailure> {
@@ -49,7 +51,10 @@ struct Planner: Sendable {
     private func coverage(of card: Card, _ field: String, _ text: String, in font: ResolvedFont,
                           size: Double) throws(CardFailure) -> TextCoverage {
         let coverage = try CardFailure.field(field, of: card) { () throws(RenderError) in
-            try fonts.coverage(of: text, in: font, size: size)
+            if let coverageMemo {
+                return try coverageMemo.coverage(of: text, in: font, size: size, fonts: fonts)
+            }
+            return try fonts.coverage(of: text, in: font, size: size)
         }
         if strict, !coverage.missing.isEmpty {
             throw CardFailure(card: card, field: field, error: UndrawableText(characters: coverage.missing))

@@ -22,9 +22,11 @@ struct WholeBuild {
     /// The files made from the manifest (the gallery) that the build writes, relative to the output folder.
     let derivedFiles: [String]
 
-    /// The key of building `catalog` as `request` asks; nil when the catalog was not read from a
-    /// file, or when an image or font cannot be read (planning the cards reports which).
-    init?(catalog: Catalog, request: BuildRequest, statCache: StatCache, fonts: FontResolver) {
+    /// The key of building `catalog` as `request` asks, with the fonts installed now
+    /// (``FontResolver/installedFonts()``); nil when the catalog was not read from a file, or when an
+    /// image or font cannot be read (planning the cards reports which).
+    init?(catalog: Catalog, request: BuildRequest, statCache: StatCache, fonts: FontResolver,
+          installedFonts: ContentDigest = FontResolver.installedFonts()) {
         guard let catalogDigest = catalog.digest else { return nil }
         var key = Fingerprint(domain: "whole-build")
         key.add("catalog", catalog.file.fileSystemPath)
@@ -34,7 +36,7 @@ struct WholeBuild {
         key.add("gallery", request.writesGallery ? Gallery.templateDigest : nil)
         derivedFiles = request.writesGallery ? Gallery.fileNames : []
         // A card's text may fall back to any installed font (emoji, CJK): which ones only planning finds out.
-        key.add("installedFonts", FontResolver.installedFonts())
+        key.add("installedFonts", installedFonts)
         let fontRequests = Set(catalog.cards.flatMap { [$0.style.title.fontRequest, $0.style.description.fontRequest] })
         for request in fontRequests.sorted() {
             guard let font = try? fonts.font(for: request) else { return nil }

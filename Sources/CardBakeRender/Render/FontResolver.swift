@@ -66,6 +66,12 @@ package final class FontResolver: Sendable {
     /// draw a text does not depend on one); safe from many threads.
     package func coverage(of text: String, in font: ResolvedFont, size: Double) throws(RenderError) -> TextCoverage {
         let (files, missing) = try TextCoverage.layOut(text, family: font.family, size: size)
+        return try coverage(drawnFrom: files, missing: missing)
+    }
+
+    /// The coverage of a text known to be drawn from `files` (in order of first use) with `missing`
+    /// characters, as an earlier layout found: the files' digests are those of their contents now.
+    package func coverage(drawnFrom files: [URL], missing: [Unicode.Scalar]) throws(RenderError) -> TextCoverage {
         drawn.withLock { $0.formUnion(files) }
         return TextCoverage(fonts: try files.map { (file) throws(RenderError) in FontFile(file: file, digest: try digest(of: file)) },
                             missing: missing)

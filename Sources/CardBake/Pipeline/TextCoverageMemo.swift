@@ -1,0 +1,57 @@
+import CardBakeCache
+import CardBakeCatalog
+import CardBakeManifest
+import CardBakeRender
+import Foundation
+import Synchronization
+
+/// Text coverage kept in the action cache from one build to the next: laying a text out to learn
+/// which font files draw it is most of planning, and titles and descriptions seldom change.
+///
+/// The key covers the text, its font (family, file and the file's digest), its size, the renderer
+/// and every installed font file (``FontResolver/installedFonts()``), so a font installed, removed
+/// or replaced lays the text out again. The records live in the store's index alone: planning runs
+/// on worker threads that do not wait on a disk or a network, a record is small and quick to make
+/// again, and one machine's layout says nothing about another's fonts, so none is written to the
+/// store or sent to a remote cache. What planning had to lay out joins the index after the plan
+/// stage (``keep()``), so it is in the index the build leaves.
+final class TextCoverageMemo: Sendable {
+    private let store: IndexedArtifactStore
+    private let installedFonts: ContentDigest
+    private let laidOut = Mutex<[ContentDigest: TextCoverageRecord]>([:])
+
+    init(store: IndexedArtifactStore, installedFonts: ContentDigest) {
+        self.store = store
+        self.installedFonts = installedFonts
+    }
+
+    /// What ``FontResolver/coverage(of:in:size:)`` answers, from the index when it holds the text's record.
+    func coverage(of text: String, in font: ResolvedFont, size: Double,
+                  fonts: FontResolver) throws(RenderError) -> TextCoverage {
+        let key = key(of: text, in: font, size: size)
+        if let bytes = store.indexedActionResult(for: key), let record = TextCoverageRecord(cacheBytes: bytes) {
+            return try fonts.coverage(drawnFrom: record.files.map { URL(fileURLWithPath: $0) }, missing: record.missing)
+        }
+        let coverage = try fonts.coverage(of: text, in: font, size: size)
+        laidOut.withLock { $0[key] = TextCoverageRecord(coverage) }
+        return coverage
+    }
+
+    /// Puts the coverage planning laid out into the index.
+    func keep() {
+        for (key, record) in laidOut.withLock({ $0 }) {
+            store.keepInIndex(record.cacheBytes, for: key)
+        }
+    }
+
+    /// The action-cache key of `text` in `font` at `size` points with the installed fonts the memo was made with.
+    func key(of text: String, in font: ResolvedFont, size: Double) -> ContentDigest {
+        var key = Fingerprint(domain: "text-coverage")
+        key.add("renderer", RendererVersion.digest)
+        key.add("installedFonts", installedFonts)
+        key.add("font", font)
+        key.add("size", size)
+        key.add("text", text)
+        return key.digest
+    }
+}
