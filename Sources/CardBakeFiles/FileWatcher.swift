@@ -39,7 +39,7 @@ package final class FileWatcher: Sendable {
     /// Waits for a change to a watched file, then for `quietPeriod` without another (a burst of saves
     /// is one change), and returns the paths that changed. Returns nil when `cancellation` is
     /// cancelled first. Changes made since the last call, even before this call, count.
-    package func nextChange(quietPeriod: Duration = .milliseconds(60),
+    package func nextChange(quietPeriod: Duration = .milliseconds(30),
                             cancellation: Cancellation) async -> Set<String>? {
         var changed = Set<String>()
         var lastChange: ContinuousClock.Instant?
@@ -58,7 +58,7 @@ package final class FileWatcher: Sendable {
 
     /// How often the inotify queue is read, or the files' status compared when polling.
     private var checkInterval: Duration {
-        source.withLock { if case .inotify = $0 { .milliseconds(20) } else { pollInterval } }
+        source.withLock { if case .inotify = $0 { .milliseconds(10) } else { pollInterval } }
     }
 
     /// The watched paths that changed since the last call, without waiting.
