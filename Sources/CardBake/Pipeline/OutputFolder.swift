@@ -54,12 +54,13 @@ struct OutputFolder: Sendable {
 
     /// Puts the file at `source` (an absolute path), whose bytes have `digest`, at `file` unless it is
     /// there already: as a hard link where the file system allows, so no bytes are copied, else as a
-    /// copy; atomically either way, noting the change in `journal` first. Returns whether it linked,
-    /// which changes the source's ctime.
+    /// copy; atomically either way, noting the change in `journal` first. `source` is asked for only
+    /// when the file must be placed. Returns whether it linked, which changes the source's ctime.
     @discardableResult
-    func place(_ digest: ContentDigest, as file: String, from source: String, journal: WriteJournal,
-               keeping backup: OutputBackup? = nil) async throws -> Bool {
+    func place(_ digest: ContentDigest, as file: String, from source: @autoclosure () throws -> String,
+               journal: WriteJournal, keeping backup: OutputBackup? = nil) async throws -> Bool {
         guard !holds(digest, as: file) else { return false }
+        let source = try source()
         try journal.begin()
         try backup?.keep(file)
         guard try AtomicFileWriter.link(URL(fileURLWithPath: source), to: URL(fileURLWithPath: path(of: file))) else {

@@ -80,9 +80,10 @@ struct OutputWriter: Sendable {
     }
 
     /// Puts the file at `source`, whose bytes have `digest`, at `file` (relative to the folder) unless
-    /// it is there already, linked or copied, keeping the bytes it replaces.
-    func place(_ digest: ContentDigest, as file: String, from source: String) async throws {
-        try await folder.place(digest, as: file, from: source, journal: journal, keeping: backup)
+    /// it is there already, linked or copied, keeping the bytes it replaces; `source` is asked for
+    /// only when the file must be placed.
+    func place(_ digest: ContentDigest, as file: String, from source: @autoclosure () throws -> String) async throws {
+        try await folder.place(digest, as: file, from: try source(), journal: journal, keeping: backup)
     }
 }
 
