@@ -69,9 +69,8 @@ package final class IndexedArtifactStore: ArtifactStoring {
         index.withLock { $0.value(for: key) }
     }
 
-    /// Keeps `record` under `key` in the index alone: it is saved with the index but never written to
-    /// the underlying store, nor sent to a remote tier. For records cheap to make again that only
-    /// this cache folder's later builds read, through ``indexedActionResult(for:)``.
+    /// Keeps `record` under `key` in the index alone, without waiting: it is saved with the index but
+    /// not written to the underlying store.
     package func keepInIndex(_ record: Data, for key: ContentDigest) {
         index.withLock { $0.set(record, for: key) }
     }

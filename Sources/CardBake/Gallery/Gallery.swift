@@ -22,24 +22,24 @@ struct Gallery: Sendable {
     let version: ContentDigest
 
     /// The gallery of `manifest`.
-    init(of manifest: CardManifest) {
-        self.init(of: manifest, contentKey: manifest.contentKey)
+    init(of manifest: CardManifest) throws {
+        try self.init(of: EncodedManifest(manifest))
     }
 
-    /// The gallery of `manifest`, whose ``CardManifest/contentKey`` the caller has already computed.
-    init(of manifest: CardManifest, contentKey: ContentDigest) {
-        version = Self.version(ofManifestKey: contentKey)
-        let page = GalleryPage(cards: manifest.cards.map(GalleryCard.init(entry:)), generator: manifest.generator,
-                               version: version)
+    /// The gallery of a manifest whose bytes the caller has already made.
+    init(of encoded: EncodedManifest) {
+        version = Self.version(ofManifest: encoded.digest)
+        let page = GalleryPage(cards: encoded.manifest.cards.map(GalleryCard.init(entry:)),
+                               generator: encoded.manifest.generator, version: version)
         files = [(Self.pageName, page.html), (Self.versionName, Self.versionScript(version))]
     }
 
-    /// The version of the gallery of the manifest whose content key is `manifestKey`: that key under
-    /// this template, known without making the page.
-    static func version(ofManifestKey manifestKey: ContentDigest) -> ContentDigest {
+    /// The version of the gallery of the manifest whose bytes have the SHA-256 `manifest`: that digest
+    /// under this template, known without making the page.
+    static func version(ofManifest manifest: ContentDigest) -> ContentDigest {
         var key = Fingerprint(domain: "gallery")
         key.add("template", templateDigest)
-        key.add("manifest", manifestKey)
+        key.add("manifest", manifest)
         return key.digest
     }
 

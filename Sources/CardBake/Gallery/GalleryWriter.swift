@@ -10,11 +10,11 @@ struct GalleryWriter: Sendable {
     let records: RecordCache
     let journal: WriteJournal
 
-    /// Makes the folder's gallery the one of `manifest`, whose content key is `contentKey`, and returns
-    /// each file's name and digest. When the page in place is the one recorded for this manifest's
-    /// gallery version (the action cache keeps its digest), the page is not even made.
-    func update(for manifest: CardManifest, contentKey: ContentDigest) async throws -> [(file: String, digest: ContentDigest)] {
-        let version = Gallery.version(ofManifestKey: contentKey)
+    /// Makes the folder's gallery the one of `manifest` and returns each file's name and digest. When
+    /// the page in place is the one recorded for this manifest's gallery version (the action cache
+    /// keeps its digest), the page is not even made.
+    func update(for manifest: EncodedManifest) async throws -> [(file: String, digest: ContentDigest)] {
+        let version = Gallery.version(ofManifest: manifest.digest)
         let versionScript = Gallery.versionScript(version)
         let pageURL = folder.directory.appendingPathComponent(Gallery.pageName)
         if let recorded = await records.record(ContentDigest.self, for: version),
@@ -22,7 +22,7 @@ struct GalleryWriter: Sendable {
             let versionDigest = try write(versionScript, as: Gallery.versionName)
             return [(Gallery.pageName, recorded), (Gallery.versionName, versionDigest)]
         }
-        let gallery = Gallery(of: manifest, contentKey: contentKey)
+        let gallery = Gallery(of: manifest)
         var written: [(file: String, digest: ContentDigest)] = []
         for (name, data) in gallery.files {
             written.append((name, try write(data, as: name)))

@@ -153,7 +153,7 @@ enum ArtifactReferences {
         if let image = RenderedImageRecord(cacheBytes: record) {
             return [image.blob]
         }
-        // A background's record; the digest records of a manifest or a whole build name no blob,
+        // A background's record; the digest records of a whole build or a gallery page name no blob,
         // and the collector ignores a digest the store does not hold.
         return ContentDigest(cacheBytes: record).map { [$0] } ?? []
     }

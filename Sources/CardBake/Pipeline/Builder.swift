@@ -81,7 +81,7 @@ public struct Builder: Sendable {
                                inputs: Self.inputs(of: catalog, request: request, fonts: fonts))
         }
 
-        let coverageMemo = TextCoverageMemo(store: workspace.store, installedFonts: installedFonts)
+        let coverageMemo = TextCoverageMemo(store: workspace.textCoverage, installedFonts: installedFonts)
         let planner = Planner(statCache: workspace.statCache, fonts: fonts, strict: request.strict, coverageMemo: coverageMemo)
         let plans = await Self.plan(catalog.cards, planner: planner, pool: pool)
         coverageMemo.keep()
@@ -97,13 +97,11 @@ public struct Builder: Sendable {
 
         let (written, removed, manifestDigest, derived) = try await writer.replacingFiles {
             let written = try await Self.write(outcomes, with: writer, width: request.jobs)
-            let manifest = CardManifest(generator: Self.generator, cards: written.entries)
-            let contentKey = manifest.contentKey
-            let (removed, digest) = try await writer.replaceManifest(with: manifest, contentKey: contentKey)
+            let manifest = try EncodedManifest(CardManifest(generator: Self.generator, cards: written.entries))
+            let removed = try await writer.replaceManifest(with: manifest)
             let gallery = GalleryWriter(folder: output, records: records, journal: writer.journal)
-            let derived = try await request.writesGallery
-                ? gallery.update(for: manifest, contentKey: contentKey) : gallery.remove()
-            return (written, removed, digest, derived)
+            let derived = try await request.writesGallery ? gallery.update(for: manifest) : gallery.remove()
+            return (written, removed, manifest.digest, derived)
         }
         writer.journal.finish()
         let final = written.outcomes

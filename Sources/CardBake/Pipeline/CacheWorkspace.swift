@@ -10,6 +10,10 @@ import Foundation
 struct CacheWorkspace {
     let store: IndexedArtifactStore
     let statCache: StatCache
+    /// Text coverage kept between builds (``TextCoverageMemo``), in a file of its own rather than the
+    /// action cache: a layout is quick to redo and belongs to this machine's fonts, so it is neither
+    /// collected with the cache's entries nor sent to a remote cache.
+    let textCoverage: IndexedArtifactStore
     private let folder: URL?
     private let temporary: URL?
     /// The size the cache is collected down to at the end of a build that ran its stages.
@@ -37,6 +41,8 @@ struct CacheWorkspace {
         uploadWait = request.remoteUploadWait
         store = IndexedArtifactStore(base: remote ?? disk, loadingIndexFrom: folder?.appendingPathComponent(Self.indexFile))
         statCache = StatCache(loadingFrom: folder?.appendingPathComponent(Self.statCacheFile))
+        textCoverage = IndexedArtifactStore(base: InMemoryArtifactStore(),
+                                            loadingIndexFrom: folder?.appendingPathComponent(Self.textCoverageFile))
         maxBytes = request.cacheMaxBytes
     }
 
@@ -45,6 +51,8 @@ struct CacheWorkspace {
     /// The action-cache index's file name in the cache folder: the action results the last build
     /// that ran its stages used, which garbage collection protects.
     static let indexFile = "ac-index"
+    /// The text coverage's file name in the cache folder: the texts the last build that ran its stages planned.
+    static let textCoverageFile = "text-coverage"
     /// The scratch store's folder, in the output folder.
     static let scratchFolder = ".cardbake-scratch"
 
@@ -57,6 +65,7 @@ struct CacheWorkspace {
         let now = Int64(Date().timeIntervalSince1970)
         try? statCache.save(to: folder.appendingPathComponent(Self.statCacheFile))
         try? store.save(to: folder.appendingPathComponent(Self.indexFile))
+        try? textCoverage.save(to: folder.appendingPathComponent(Self.textCoverageFile))
         var uses = CacheEntryUses(loadingFrom: folder)
         uses.use(store.usedEntries, at: now)
         try? uses.save(in: folder)

@@ -86,7 +86,7 @@ public struct Checker: Sendable {
         }
         findings += assetCatalogFindings(for: entries, statCache: statCache)
         if request.writesGallery, let inPlace {
-            findings += Gallery(of: inPlace).differences(in: request.output)
+            findings += try Gallery(of: inPlace).differences(in: request.output)
         }
         return findings
     }

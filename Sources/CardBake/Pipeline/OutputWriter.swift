@@ -31,29 +31,19 @@ struct OutputWriter: Sendable {
                                   images: entries, inputs: plan.inputs)
     }
 
-    /// Makes `manifest`, whose ``CardManifest/contentKey`` is `key`, the output folder's manifest,
-    /// replacing the file atomically, and removes the files the previous manifest named that this
-    /// one does not (only files cardbake wrote). Returns what it removed and the digest of the
-    /// manifest file. When the file in place already is this manifest (its content key names the
-    /// file's digest in the action cache), nothing is encoded, read or written.
-    func replaceManifest(with manifest: CardManifest,
-                         contentKey key: ContentDigest) async throws -> (removed: [String], digest: ContentDigest) {
+    /// Makes `manifest` the output folder's manifest, replacing the file atomically unless it already
+    /// has these bytes, and removes the files the previous manifest named that this one does not (only
+    /// files cardbake wrote). Returns what it removed.
+    func replaceManifest(with manifest: EncodedManifest) async throws -> [String] {
         let url = folder.manifestURL
-        let inPlace = try? folder.statCache.digest(ofFileAt: url)
-        if let written = await records.record(ContentDigest.self, for: key), inPlace == written {
-            return ([], written)
-        }
         let previous = folder.manifestInPlace.manifest
-        let data = try manifest.encoded()
-        let digest = ContentDigest.sha256(data)
-        if inPlace != digest {
+        if (try? folder.statCache.digest(ofFileAt: url)) != manifest.digest {
             try journal.begin()
-            try AtomicFileWriter.write(data, to: url)
-            try folder.statCache.record(digest, forFileAt: url)
+            try AtomicFileWriter.write(manifest.data, to: url)
+            try folder.statCache.record(manifest.digest, forFileAt: url)
         }
-        try await records.save(digest, for: key)
-        guard let previous else { return ([], digest) }
-        return (OutputFolder.remove(previous.files.subtracting(manifest.files), in: folder.directory), digest)
+        guard let previous else { return [] }
+        return OutputFolder.remove(previous.files.subtracting(manifest.manifest.files), in: folder.directory)
     }
 
     /// Runs `body`, which writes the folder's files and then its manifest. When it throws, every file

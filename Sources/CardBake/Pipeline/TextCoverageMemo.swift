@@ -5,16 +5,15 @@ import CardBakeRender
 import Foundation
 import Synchronization
 
-/// Text coverage kept in the action cache from one build to the next: laying a text out to learn
-/// which font files draw it is most of planning, and titles and descriptions seldom change.
+/// Text coverage kept from one build to the next: laying a text out to learn which font files draw
+/// it is most of planning, and titles and descriptions seldom change.
 ///
 /// The key covers the text, its font (family, file and the file's digest), its size, the renderer
 /// and every installed font file (``FontResolver/installedFonts()``), so a font installed, removed
-/// or replaced lays the text out again. The records live in the store's index alone: planning runs
-/// on worker threads that do not wait on a disk or a network, a record is small and quick to make
-/// again, and one machine's layout says nothing about another's fonts, so none is written to the
-/// store or sent to a remote cache. What planning had to lay out joins the index after the plan
-/// stage (``keep()``), so it is in the index the build leaves.
+/// or replaced lays the text out again. The records are kept in an index of their own, read once per
+/// build (``CacheWorkspace/textCoverage``), so planning's worker threads never wait on a disk; what
+/// planning had to lay out joins it after the plan stage (``keep()``), and the index the build saves
+/// holds the texts it planned.
 final class TextCoverageMemo: Sendable {
     private let store: IndexedArtifactStore
     private let installedFonts: ContentDigest

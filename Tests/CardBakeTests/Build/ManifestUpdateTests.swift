@@ -62,8 +62,8 @@ struct ManifestUpdateTests {
         #expect(fixture.manifest?.cards.map(\.id) == ["alpha"])
     }
 
-    @Test("The manifest's content key changes with anything the manifest says: every stored property of it and of an entry")
-    func contentKeyCoversTheEntries() async throws {
+    @Test("The manifest's bytes, whose digest names its gallery, change with every stored property of it and of an entry")
+    func encodingCoversTheEntries() async throws {
         let fixture = try Self.fixture()
         try await fixture.build()
         let manifest = try #require(fixture.manifest)
@@ -106,14 +106,15 @@ struct ManifestUpdateTests {
         for (name, edit) in manifestEdits {
             var edited = manifest
             edit(&edited)
-            #expect(edited.contentKey != manifest.contentKey, "\(name)")
+            #expect(try EncodedManifest(edited).digest != EncodedManifest(manifest).digest, "\(name)")
         }
         for (name, edit) in entryEdits {
             var edited = manifest
             edit(&edited.cards[0])
-            #expect(edited.contentKey != manifest.contentKey, "\(name)")
+            #expect(try EncodedManifest(edited).digest != EncodedManifest(manifest).digest, "\(name)")
         }
-        #expect(CardManifest(generator: manifest.generator, cards: manifest.cards).contentKey == manifest.contentKey)
+        #expect(try EncodedManifest(CardManifest(generator: manifest.generator, cards: manifest.cards)).digest
+                == EncodedManifest(manifest).digest)
     }
 
     @Test("Image and card records survive their binary forms, and bytes of any other form are a miss")

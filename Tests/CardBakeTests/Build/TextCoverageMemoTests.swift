@@ -36,8 +36,13 @@ struct TextCoverageMemoTests {
         first.keep()
         let key = first.key(of: "Hello", in: font, size: 20)
         #expect(store.indexedActionResult(for: key).flatMap(TextCoverageRecord.init(cacheBytes:)) == TextCoverageRecord(laidOut))
-        // in the index only: nothing is written to the store underneath (nor sent to a remote cache)
+        // in the index only, nothing written to the store underneath, and the saved index has it
         #expect(await base.actionResult(for: key) == nil)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("text-coverage-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try store.save(to: file)
+        #expect(IndexedArtifactStore(base: InMemoryArtifactStore(), loadingIndexFrom: file).indexedActionResult(for: key)
+                == TextCoverageRecord(laidOut).cacheBytes)
 
         // When the index says something no layout would
         let forged = TextCoverageRecord(files: laidOut.fonts.map(\.file.path), missing: ["☃"])
