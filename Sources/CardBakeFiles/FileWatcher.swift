@@ -39,7 +39,7 @@ package final class FileWatcher: Sendable {
     /// Waits for a change to a watched file, then for `quietPeriod` without another (a burst of saves
     /// is one change), and returns the paths that changed. Returns nil when `cancellation` is
     /// cancelled first. Changes made since the last call, even before this call, count.
-    package func nextChange(quietPeriod: Duration = .milliseconds(30),
+    package func nextChange(quietPeriod: Duration = .milliseconds(20),
                             cancellation: Cancellation) async -> Set<String>? {
         var changed = Set<String>()
         var lastChange: ContinuousClock.Instant?

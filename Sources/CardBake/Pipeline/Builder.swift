@@ -89,7 +89,7 @@ public struct Builder: Sendable {
         let toRender = found.values.filter { $0.cached == nil }.sorted { $0.plan.card.index < $1.plan.card.index }
         events(.planned(total: catalog.cards.count, toRender: toRender.count, failed: catalog.cards.count - found.count))
         let rendered = try await renderAndStore(toRender, records: records, pool: pool,
-                                                changes: Self.changes(of: toRender, since: output.manifestInPlace),
+                                                changes: Task { Self.changes(of: toRender, since: output.manifestInPlace) },
                                                 cancellation: cancellation, events: events)
         let outcomes = catalog.cards.map { card in
             Self.outcome(of: card, planned: plans[card.id], found: found[card.id], rendered: rendered[card.id])
@@ -173,9 +173,9 @@ public struct Builder: Sendable {
 
     /// Stages 3 and 4: renders each card on the pool and stores it as soon as it is done, `jobs`
     /// cards at a time. A store that fails to write stops the build with that error; a card that
-    /// fails is its own result.
+    /// fails is its own result. `changes` (which reads the manifest in place) runs meanwhile.
     private func renderAndStore(_ cards: [CardLookUp], records: RecordCache, pool: WorkerPool,
-                                changes: [String: CardChange], cancellation: Cancellation,
+                                changes: Task<[String: CardChange], Never>, cancellation: Cancellation,
                                 events: @escaping @Sendable (BuildEvent) -> Void) async throws
         -> [String: Result<RenderedOutcome, CardFailure>] {
         guard !cards.isEmpty else { return [:] }
@@ -194,7 +194,7 @@ public struct Builder: Sendable {
                 let stored = try await storing.store(rendered)
                 attempt = RenderAttempt(.success(RenderedOutcome(
                     card: stored, stages: rendered.stages, seconds: (ContinuousClock.now - clock).seconds,
-                    change: changes[card.plan.card.id] ?? .new)))
+                    change: await changes.value[card.plan.card.id] ?? .new)))
             } catch {
                 if error is FileSystemError { stop.cancel() }
                 attempt = RenderAttempt(.failure(CardFailure(card: card.plan.card, error: error)), stoppedBy: error)
