@@ -1,5 +1,6 @@
 import CardBakeCache
 import Foundation
+import Synchronization
 
 /// The cache a build uses: the artifact store behind its action-cache index, and the stat cache,
 /// in the cache folder; or, when the build runs without a cache, in a scratch folder removed afterwards.
@@ -12,8 +13,10 @@ struct CacheWorkspace {
     let statCache: StatCache
     /// Text coverage kept between builds (``TextCoverageMemo``), in a file of its own rather than the
     /// action cache: a layout is quick to redo and belongs to this machine's fonts, so it is neither
-    /// collected with the cache's entries nor sent to a remote cache.
-    let textCoverage: IndexedArtifactStore
+    /// collected with the cache's entries nor sent to a remote cache. Read when first asked for: a
+    /// build found up to date as a whole plans nothing.
+    var textCoverage: IndexedArtifactStore { textCoverageIndex.store }
+    private let textCoverageIndex: LazyIndex
     private let folder: URL?
     private let temporary: URL?
     /// The size the cache is collected down to at the end of a build that ran its stages.
@@ -41,8 +44,7 @@ struct CacheWorkspace {
         uploadWait = request.remoteUploadWait
         store = IndexedArtifactStore(base: remote ?? disk, loadingIndexFrom: folder?.appendingPathComponent(Self.indexFile))
         statCache = StatCache(loadingFrom: folder?.appendingPathComponent(Self.statCacheFile))
-        textCoverage = IndexedArtifactStore(base: InMemoryArtifactStore(),
-                                            loadingIndexFrom: folder?.appendingPathComponent(Self.textCoverageFile))
+        textCoverageIndex = LazyIndex(file: folder?.appendingPathComponent(Self.textCoverageFile))
         maxBytes = request.cacheMaxBytes
     }
 
@@ -65,7 +67,7 @@ struct CacheWorkspace {
         let now = Int64(Date().timeIntervalSince1970)
         try? statCache.save(to: folder.appendingPathComponent(Self.statCacheFile))
         try? store.save(to: folder.appendingPathComponent(Self.indexFile))
-        try? textCoverage.save(to: folder.appendingPathComponent(Self.textCoverageFile))
+        textCoverageIndex.save()
         var uses = CacheEntryUses(loadingFrom: folder)
         uses.use(store.usedEntries, at: now)
         try? uses.save(in: folder)
@@ -97,5 +99,30 @@ struct CacheWorkspace {
         if let temporary {
             try? FileManager.default.removeItem(at: temporary)
         }
+    }
+}
+
+/// An index of records over memory, read from its file when first asked for.
+private final class LazyIndex: Sendable {
+    let file: URL?
+    private let loaded = Mutex<IndexedArtifactStore?>(nil)
+
+    init(file: URL?) {
+        self.file = file
+    }
+
+    var store: IndexedArtifactStore {
+        loaded.withLock { loaded in
+            if let loaded { return loaded }
+            let store = IndexedArtifactStore(base: InMemoryArtifactStore(), loadingIndexFrom: file)
+            loaded = store
+            return store
+        }
+    }
+
+    /// Writes the index back to its file, if it was read; a failure only costs the next build some layouts.
+    func save() {
+        guard let file, let store = loaded.withLock({ $0 }) else { return }
+        try? store.save(to: file)
     }
 }
