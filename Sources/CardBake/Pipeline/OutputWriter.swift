@@ -34,7 +34,7 @@ struct OutputWriter: Sendable {
     /// Makes `manifest` the output folder's manifest, replacing the file atomically unless it already
     /// has these bytes, and removes the files the previous manifest named that this one does not (only
     /// files cardbake wrote). Returns what it removed.
-    func replaceManifest(with manifest: EncodedManifest) async throws -> [String] {
+    func replaceManifest(with manifest: EncodedManifest) throws -> [String] {
         let url = folder.manifestURL
         let previous = folder.manifestInPlace.manifest
         if (try? folder.statCache.digest(ofFileAt: url)) != manifest.digest {

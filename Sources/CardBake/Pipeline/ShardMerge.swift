@@ -57,7 +57,7 @@ public struct ShardMerge: Sendable {
                     try await writer.place(image.sha256, as: image.file, from: try part.verifiedPath(of: image))
                 }
             }
-            let removed = try await writer.replaceManifest(with: manifest)
+            let removed = try writer.replaceManifest(with: manifest)
             _ = try await GalleryWriter(folder: folder, records: writer.records, journal: writer.journal)
                 .update(for: manifest)
             return removed

@@ -36,9 +36,13 @@ final class TextCoverageMemo: Sendable {
         return coverage
     }
 
-    /// Puts the coverage planning laid out into the index.
+    /// Moves the coverage planning laid out into the index.
     func keep() {
-        for (key, record) in laidOut.withLock({ $0 }) {
+        let records = laidOut.withLock { laidOut in
+            defer { laidOut = [:] }
+            return laidOut
+        }
+        for (key, record) in records {
             store.keepInIndex(record.cacheBytes, for: key)
         }
     }
