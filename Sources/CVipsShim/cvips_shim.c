@@ -75,6 +75,17 @@ int cvips_thumbnail(const void *buffer, size_t length, VipsImage **out, int widt
     return 0;
 }
 
+int cvips_image_new_from_owned_memory(void *data, size_t size, int width, int height, int bands,
+                                      VipsBandFormat format, VipsImage **out) {
+    *out = vips_image_new_from_memory(data, size, width, height, bands, format);
+    if (!*out) {
+        g_free(data);
+        return -1;
+    }
+    g_signal_connect(*out, "postclose", G_CALLBACK(cvips_free_buffer), data);
+    return 0;
+}
+
 typedef struct {
     const void *buffer;
     size_t length;

@@ -1,4 +1,5 @@
 import CVips
+import CVipsShim
 import Foundation
 
 extension VipsImage {
@@ -11,6 +12,19 @@ extension VipsImage {
                                                 Int32(bands), Sample.bandFormat)
             }
             return out.pointee == nil ? -1 : 0
+        }
+    }
+
+    /// An image of `width × height` pixels of `bands` interleaved samples that `fill` writes straight
+    /// into the memory the image keeps: no copy, unlike ``fromPixels(_:width:height:bands:)``.
+    public static func fromPixels<Sample: VipsSample>(width: Int, height: Int, bands: Int,
+                                                      filledBy fill: (UnsafeMutableBufferPointer<Sample>) -> Void) throws(VipsError) -> VipsImage {
+        let count = width * height * bands
+        let size = count * MemoryLayout<Sample>.stride
+        guard let memory = g_malloc(gsize(size)) else { throw VipsCall.failure(of: "new_from_memory") }
+        fill(UnsafeMutableBufferPointer(start: memory.bindMemory(to: Sample.self, capacity: count), count: count))
+        return try make("new_from_memory") { out in
+            cvips_image_new_from_owned_memory(memory, size, Int32(width), Int32(height), Int32(bands), Sample.bandFormat, out)
         }
     }
 

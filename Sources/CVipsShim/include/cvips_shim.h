@@ -33,6 +33,10 @@ int cvips_thumbnail(const void *buffer, size_t length, VipsImage **out, int widt
 /// and the returned nickname belong to libvips. Reads only class data, so any thread may call it.
 const char *cvips_find_loader(const void *buffer, size_t length, const char **description, int *blocked);
 
+/// An image over `data` (allocated with g_malloc), which it takes: freed when the image closes, or here on failure.
+int cvips_image_new_from_owned_memory(void *data, size_t size, int width, int height, int bands,
+                                      VipsBandFormat format, VipsImage **out);
+
 /// Computes the image into memory, so it can be read any number of times (decoders are sequential).
 int cvips_copy_memory(VipsImage *in, VipsImage **out);
 

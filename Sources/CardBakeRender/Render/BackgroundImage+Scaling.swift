@@ -3,42 +3,69 @@ import Vips
 extension BackgroundImage {
     /// The background enlarged to `width × height` pixels with a Catmull-Rom cubic, pixel centres
     /// aligned and edges extended: interleaved RGB floats, row by row.
+    package func samples(scaledToWidth width: Int, height: Int) -> [Float] {
+        let enlargement = Enlargement(self, width: width, height: height)
+        return [Float](unsafeUninitializedCapacity: width * height * 3) { samples, count in
+            enlargement.fill(rows: 0..<height, into: samples)
+            count = width * height * 3
+        }
+    }
+
+    /// The background scaled to `width × height` pixels (float, 3 bands, sRGB).
+    public func scaled(toWidth width: Int, height: Int) throws(VipsError) -> VipsImage {
+        try VipsImage.fromPixels(samples(scaledToWidth: width, height: height), width: width, height: height, bands: 3)
+            .labelledSRGB()
+    }
+
+    /// The background enlarged to `width × height` pixels, computed a band of rows at a time.
     ///
     /// This is libvips' bicubic upsizing done here, separably and in one pass per axis: the
     /// background is tiny (a blur this wide is low-frequency), so every output pixel reads 4 × 4
-    /// of its samples, and writing the card-sized result is most of the work.
-    package func samples(scaledToWidth width: Int, height: Int) -> [Float] {
-        let columns = CubicTaps(from: self.width, to: width)
-        let rows = CubicTaps(from: self.height, to: height)
-        // Each source row enlarged horizontally first: small, as the source has few rows.
-        var wideRows = [Float](repeating: 0, count: self.height * width * 3)
-        samples.withUnsafeBufferPointer { source in
-            wideRows.withUnsafeMutableBufferPointer { wide in
-                for row in 0..<self.height {
-                    for x in 0..<width {
-                        let taps = columns[x]
-                        for band in 0..<3 {
-                            var sum: Float = 0
-                            for tap in 0..<4 {
-                                sum += taps.weights[tap] * source[(row * self.width + taps.indices[tap]) * 3 + band]
+    /// of its samples, and writing the card-sized result is most of the work. The horizontal pass
+    /// is done once, over the source's few rows; each band of output rows then reads four of them.
+    package struct Enlargement {
+        package let width: Int
+        package let height: Int
+        private let wideRows: [Float]
+        private let rows: CubicTaps
+
+        package init(_ background: BackgroundImage, width: Int, height: Int) {
+            self.width = width
+            self.height = height
+            rows = CubicTaps(from: background.height, to: height)
+            let columns = CubicTaps(from: background.width, to: width)
+            var wideRows = [Float](repeating: 0, count: background.height * width * 3)
+            background.samples.withUnsafeBufferPointer { source in
+                wideRows.withUnsafeMutableBufferPointer { wide in
+                    for row in 0..<background.height {
+                        for x in 0..<width {
+                            let taps = columns[x]
+                            for band in 0..<3 {
+                                var sum: Float = 0
+                                for tap in 0..<4 {
+                                    sum += taps.weights[tap] * source[(row * background.width + taps.indices[tap]) * 3 + band]
+                                }
+                                wide[(row * width + x) * 3 + band] = sum
                             }
-                            wide[(row * width + x) * 3 + band] = sum
                         }
                     }
                 }
             }
+            self.wideRows = wideRows
         }
-        var result = [Float](repeating: 0, count: width * height * 3)
-        let rowLength = width * 3
-        wideRows.withUnsafeBufferPointer { wide in
-            result.withUnsafeMutableBufferPointer { output in
-                for y in 0..<height {
+
+        /// Writes the enlarged `rows` into `output`, from its start: `rows.count × width × 3` samples.
+        package func fill(rows range: Range<Int>, into output: UnsafeMutableBufferPointer<Float>) {
+            let rowLength = width * 3
+            precondition(output.count >= range.count * rowLength, "the output holds the rows")
+            wideRows.withUnsafeBufferPointer { wide in
+                for y in range {
                     // Weights and row starts in locals, so the inner loop is plain vectorisable arithmetic.
                     let taps = rows[y]
                     let (w0, w1, w2, w3) = (taps.weights[0], taps.weights[1], taps.weights[2], taps.weights[3])
                     let (r0, r1, r2, r3) = (taps.indices[0] * rowLength, taps.indices[1] * rowLength,
                                             taps.indices[2] * rowLength, taps.indices[3] * rowLength)
-                    let out = y * rowLength
+                    let out = (y - range.lowerBound) * rowLength
                     for index in 0..<rowLength {
                         output[out + index] = w0 * wide[r0 + index] + w1 * wide[r1 + index]
                             + w2 * wide[r2 + index] + w3 * wide[r3 + index]
@@ -46,13 +73,6 @@ extension BackgroundImage {
                 }
             }
         }
-        return result
-    }
-
-    /// The background scaled to `width × height` pixels (float, 3 bands, sRGB).
-    public func scaled(toWidth width: Int, height: Int) throws(VipsError) -> VipsImage {
-        try VipsImage.fromPixels(samples(scaledToWidth: width, height: height), width: width, height: height, bands: 3)
-            .labelledSRGB()
     }
 }
 

@@ -1,25 +1,35 @@
 import CardBakeCatalog
 import Vips
 
-/// One card at one scale being painted in memory: opaque RGB samples (floats, 0–255) onto which
-/// layers are composited source-over, one after another, touching only the pixels a layer covers.
+/// One card at one scale being painted: opaque RGB samples (floats, 0–255) onto which layers are
+/// composited source-over, one after another, touching only the pixels a layer covers.
 ///
 /// The arithmetic is that of libvips' `composite` over an opaque base, but libvips would compute
 /// every layer over the whole card; a card's layers are small or sparse (text, hairlines, the
 /// gradient over half the photo), so painting only their rectangles is several times cheaper.
+///
+/// Layers are collected by ``draw(_:)`` and painted by ``bitmap()`` a band of rows at a time, each
+/// band rounded into the 8-bit result as soon as it is done: a worker holds one band of floats, not
+/// a float copy of the whole card (18 MB at 3x), so the build's peak memory does not hang on how
+/// many workers happen to paint at once. Every pixel sees the same operations in the same order
+/// either way, so the bitmap does not depend on the band height.
 package struct CardCanvas {
     package let width: Int
     package let height: Int
-    private var samples: [Float]
+    private let background: BackgroundImage.Enlargement
+    private var layers: [LayerPixels] = []
+
+    /// Rows painted at a time: a band of a 3x card is 368 KB of floats.
+    package static let rowsPerBand = 32
 
     /// A `width × height` canvas holding the background enlarged to its size.
     package init(background: BackgroundImage, width: Int, height: Int) {
         self.width = width
         self.height = height
-        samples = background.samples(scaledToWidth: width, height: height)
+        self.background = BackgroundImage.Enlargement(background, width: width, height: height)
     }
 
-    /// Composites `layer` source-over at its position, clipped to the canvas.
+    /// Composites `layer` source-over at its position, clipped to the canvas, over the layers drawn before.
     package mutating func draw(_ layer: CompositeLayer) throws(VipsError) {
         let image = layer.image
         precondition(layer.color == nil ? image.bands == 3 || image.bands == 4 : image.bands == 1,
@@ -28,25 +38,31 @@ package struct CardCanvas {
         let rows = max(0, layer.y)..<min(height, layer.y + image.height)
         guard !columns.isEmpty, !rows.isEmpty else { return }
         // Read in the layer's own sample type: an 8-bit photo or mask is a quarter of its float copy.
-        if image.format == UInt8.bandFormat {
-            draw(layer, samples: try image.pixels(as: UInt8.self), columns: columns, rows: rows)
-        } else {
-            draw(layer, samples: try image.pixels(as: Float.self), columns: columns, rows: rows)
-        }
+        let samples: LayerPixels.Samples = image.format == UInt8.bandFormat
+            ? .bytes(try image.pixels(as: UInt8.self)) : .floats(try image.pixels(as: Float.self))
+        layers.append(LayerPixels(layer: layer, samples: samples, columns: columns, rows: rows))
     }
 
     /// The painted card as an 8-bit sRGB image: every sample rounded to the nearest integer (ties
     /// to even, as libvips' `rint`) and clipped to 0–255.
-    package func bitmap() throws(VipsError) -> VipsImage {
-        let bytes = [UInt8](unsafeUninitializedCapacity: samples.count) { bytes, count in
-            samples.withUnsafeBufferPointer { samples in
-                for index in samples.indices {
-                    bytes[index] = Self.roundedByte(samples[index])
+    package func bitmap(rowsPerBand: Int = CardCanvas.rowsPerBand) throws(VipsError) -> VipsImage {
+        let rowLength = width * 3
+        var band = [Float](repeating: 0, count: min(rowsPerBand, height) * rowLength)
+        return try VipsImage.fromPixels(width: width, height: height, bands: 3) { (bytes: UnsafeMutableBufferPointer<UInt8>) in
+            band.withUnsafeMutableBufferPointer { band in
+                for first in stride(from: 0, to: height, by: rowsPerBand) {
+                    let rows = first..<min(first + rowsPerBand, height)
+                    background.fill(rows: rows, into: band)
+                    for layer in layers {
+                        paint(layer, rows: rows, into: band)
+                    }
+                    let offset = first * rowLength
+                    for index in 0..<rows.count * rowLength {
+                        bytes[offset + index] = Self.roundedByte(band[index])
+                    }
                 }
             }
-            count = samples.count
-        }
-        return try VipsImage.fromPixels(bytes, width: width, height: height, bands: 3).labelledSRGB()
+        }.labelledSRGB()
     }
 
     /// `sample` clipped to 0–255 and rounded to the nearest integer, ties to even. Adding 2²³ makes
@@ -59,23 +75,30 @@ package struct CardCanvas {
         return UInt8(truncatingIfNeeded: (clipped + 0x1p23).bitPattern)
     }
 
-    private mutating func draw<Sample: CanvasSample>(_ layer: CompositeLayer, samples source: [Sample],
-                                                     columns: Range<Int>, rows: Range<Int>) {
-        let canvasWidth = width
-        let (layerWidth, bands) = (layer.image.width, layer.image.bands)
-        samples.withUnsafeMutableBufferPointer { canvas in
-            source.withUnsafeBufferPointer { source in
-                for y in rows {
-                    let canvasRow = (y * canvasWidth + columns.lowerBound) * 3
-                    let sourceRow = ((y - layer.y) * layerWidth + columns.lowerBound - layer.x) * bands
-                    if let color = layer.color {
-                        Self.paint(color, through: source, from: sourceRow, over: canvas, at: canvasRow,
-                                   pixels: columns.count)
-                    } else if bands == 3 {
-                        Self.copy(source, from: sourceRow, to: canvas, at: canvasRow, pixels: columns.count)
-                    } else {
-                        Self.blend(source, from: sourceRow, over: canvas, at: canvasRow, pixels: columns.count)
-                    }
+    /// Paints the part of `layer` within `band`'s `rows` (the band starts at row `rows.lowerBound`).
+    private func paint(_ layer: LayerPixels, rows band: Range<Int>, into canvas: UnsafeMutableBufferPointer<Float>) {
+        let rows = layer.rows.clamped(to: band)
+        guard !rows.isEmpty else { return }
+        switch layer.samples {
+        case .bytes(let samples): paint(layer, samples: samples, rows: rows, bandStart: band.lowerBound, into: canvas)
+        case .floats(let samples): paint(layer, samples: samples, rows: rows, bandStart: band.lowerBound, into: canvas)
+        }
+    }
+
+    private func paint<Sample: CanvasSample>(_ layer: LayerPixels, samples source: [Sample], rows: Range<Int>,
+                                             bandStart: Int, into canvas: UnsafeMutableBufferPointer<Float>) {
+        let (columns, x, y, color) = (layer.columns, layer.layer.x, layer.layer.y, layer.layer.color)
+        let (layerWidth, bands) = (layer.layer.image.width, layer.layer.image.bands)
+        source.withUnsafeBufferPointer { source in
+            for row in rows {
+                let canvasRow = ((row - bandStart) * width + columns.lowerBound) * 3
+                let sourceRow = ((row - y) * layerWidth + columns.lowerBound - x) * bands
+                if let color {
+                    Self.paint(color, through: source, from: sourceRow, over: canvas, at: canvasRow, pixels: columns.count)
+                } else if bands == 3 {
+                    Self.copy(source, from: sourceRow, to: canvas, at: canvasRow, pixels: columns.count)
+                } else {
+                    Self.blend(source, from: sourceRow, over: canvas, at: canvasRow, pixels: columns.count)
                 }
             }
         }
@@ -116,6 +139,19 @@ package struct CardCanvas {
             canvas[c + 2] = source[s + 2].floatValue * alpha + canvas[c + 2] * keep
         }
     }
+}
+
+/// A layer drawn on a canvas: its pixels, read once, and the part of the canvas it covers.
+private struct LayerPixels {
+    enum Samples {
+        case bytes([UInt8])
+        case floats([Float])
+    }
+
+    let layer: CompositeLayer
+    let samples: Samples
+    let columns: Range<Int>
+    let rows: Range<Int>
 }
 
 /// A sample type a layer's pixels are read in.

@@ -69,4 +69,25 @@ struct CardCanvasTests {
             .resized(toWidth: 264, height: 198).roundedToUInt8()
         try expectSimilar(ours, libvips, meanTolerance: 0.75, maxTolerance: 4, name: "background-scaling")
     }
+
+    @Test("Painting in bands of any height gives the same bitmap as painting the whole card at once")
+    func bandsDoNotChangeTheBitmap() throws {
+        let samples = (0..<(5 * 4 * 3)).map { Float(($0 * 37) % 256) }
+        var canvas = CardCanvas(background: BackgroundImage(width: 5, height: 4, samples: samples), width: 23, height: 17)
+        // Layers that start and end inside bands, overlap each other and run off the canvas.
+        let rgb = (0..<(9 * 7 * 3)).map { UInt8(($0 * 11) % 256) }
+        try canvas.draw(CompositeLayer(image: try VipsImage.fromPixels(rgb, width: 9, height: 7, bands: 3), x: 2, y: 3))
+        let rgba = (0..<(12 * 10 * 4)).map { Float(($0 * 53) % 256) }
+        try canvas.draw(CompositeLayer(image: try VipsImage.fromPixels(rgba, width: 12, height: 10, bands: 4), x: 15, y: 9))
+        let coverage = (0..<(20 * 6)).map { UInt8(($0 * 29) % 256) }
+        try canvas.draw(CompositeLayer(coverage: try VipsImage.fromPixels(coverage, width: 20, height: 6, bands: 1),
+                                       color: CardColor(red: 10, green: 200, blue: 90, alpha: 0.7), x: -4, y: 5))
+
+        let whole = try Bitmap(canvas.bitmap(rowsPerBand: 17))
+        for rows in [1, 2, 5, 16] {
+            #expect(try Bitmap(canvas.bitmap(rowsPerBand: rows)).samples == whole.samples, "bands of \(rows) rows")
+        }
+        // The layers did paint: the RGB layer's first pixel is its own.
+        #expect(whole.pixel(2, 3) == [0, 11, 22])
+    }
 }
