@@ -13,26 +13,50 @@ import Synchronization
 ///
 /// It also notes which blobs the build read, checked or stored, and counts hits and misses, for the
 /// cache's record of use (``CacheEntryUses``) and its statistics.
+///
+/// The file is read when the index is first used, and ``savedActionResult(for:)`` answers one key
+/// from it without building the index: a build found up to date as a whole needs no other entry.
 package final class IndexedArtifactStore: ArtifactStoring {
     private let base: any ArtifactStoring
-    private let index: Mutex<UsedEntries<ContentDigest, Data>>
+    private let file: URL?
+    private let loaded = Mutex<UsedEntries<ContentDigest, Data>?>(nil)
     private let use = Mutex(Use())
 
     /// Wraps `base`, with the index saved in `file`; an empty index if `file` is nil, missing,
     /// damaged or of another format version.
     package init(base: any ArtifactStoring, loadingIndexFrom file: URL?) {
         self.base = base
-        index = Mutex(UsedEntries(loaded: file.flatMap(Self.savedEntries) ?? [:]))
+        self.file = file
+    }
+
+    /// Runs `body` on the index, read from the file the first time.
+    private func withIndex<Result: Sendable>(_ body: @Sendable (inout UsedEntries<ContentDigest, Data>) -> Result) -> Result {
+        loaded.withLock { loaded in
+            if loaded == nil {
+                loaded = UsedEntries(loaded: file.flatMap(Self.savedEntries) ?? [:])
+            }
+            return body(&loaded!)
+        }
+    }
+
+    /// The action result under `key` as the index holds it, without asking the underlying store; read
+    /// from the saved file for that one key, without building the index, when nothing has used it yet.
+    package func savedActionResult(for key: ContentDigest) -> Data? {
+        let found = loaded.withLock { $0 == nil }
+            ? file.flatMap { try? ReadableFile(path: $0.fileSystemPath).readToEnd() }.flatMap { Self.record(for: key, inIndex: $0) }
+            : indexedActionResult(for: key)
+        use.withLock { $0.actionResultLookedUp(found: found != nil) }
+        return found
     }
 
     package func actionResult(for key: ContentDigest) async -> Data? {
         let found: Data?
-        if let indexed = index.withLock({ $0.value(for: key) }) {
+        if let indexed = withIndex({ $0.value(for: key) }) {
             found = indexed
         } else {
             found = await base.actionResult(for: key)
             if let found {
-                index.withLock { $0.set(found, for: key) }
+                withIndex { $0.set(found, for: key) }
             }
         }
         use.withLock { $0.actionResultLookedUp(found: found != nil) }
@@ -41,7 +65,7 @@ package final class IndexedArtifactStore: ArtifactStoring {
 
     package func storeActionResult(_ record: Data, for key: ContentDigest) async throws {
         try await base.storeActionResult(record, for: key)
-        index.withLock { $0.set(record, for: key) }
+        withIndex { $0.set(record, for: key) }
     }
 
     package func blob(_ digest: ContentDigest) async -> Data? {
@@ -66,24 +90,19 @@ package final class IndexedArtifactStore: ArtifactStoring {
     /// The action result under `key` when the index holds it, without asking the underlying store:
     /// for a caller that cannot wait for a disk or a network.
     package func indexedActionResult(for key: ContentDigest) -> Data? {
-        index.withLock { $0.value(for: key) }
+        withIndex { $0.value(for: key) }
     }
 
     /// Keeps `record` under `key` in the index alone, without waiting: it is saved with the index but
     /// not written to the underlying store.
     package func keepInIndex(_ record: Data, for key: ContentDigest) {
-        index.withLock { $0.set(record, for: key) }
-    }
-
-    /// Whether the index holds an action result under `key` (loaded, or stored or found since).
-    package func indexes(_ key: ContentDigest) -> Bool {
-        index.withLock { $0.contains(key) }
+        withIndex { $0.set(record, for: key) }
     }
 
     /// The entries this build used so far: action results looked up (found) or stored, and blobs
     /// read, found or stored.
     package var usedEntries: Set<CacheEntryID> {
-        let keys = index.withLock { $0.usedKeys }
+        let keys = withIndex { $0.usedKeys }
         let blobs = use.withLock { $0.blobs }
         return Set(keys.map { CacheEntryID(.actionResult, $0) }).union(blobs.map { CacheEntryID(.blob, $0) })
     }
@@ -94,11 +113,11 @@ package final class IndexedArtifactStore: ArtifactStoring {
     }
 
     /// Writes atomically to `file` the action results looked up or stored since loading; writes
-    /// nothing if that would not change the file.
+    /// nothing if that would not change the file, or if the index was never used.
     package func save(to file: URL) throws {
-        guard let pending = index.withLock({ $0.pendingSave() }) else { return }
+        guard let pending = loaded.withLock({ $0?.pendingSave() }) else { return }
         try AtomicFileWriter.write(Self.encode(pending.entries), to: file)
-        index.withLock { $0.saved(pending.generation) }
+        withIndex { $0.saved(pending.generation) }
     }
 }
 
@@ -181,19 +200,45 @@ extension IndexedArtifactStore {
 
     /// The entries of an index file; nil if it is not one, of this version, intact.
     package static func decodeEntries(_ file: Data) -> [ContentDigest: Data]? {
-        guard file.starts(with: header), let body = file.removingChecksum() else { return nil }
+        var entries: [ContentDigest: Data] = [:]
+        let intact = walk(file) { count in
+            entries.reserveCapacity(count)
+        } entry: { key, record in
+            entries[key] = Data(record)
+        }
+        return intact ? entries : nil
+    }
+
+    /// The record under `key` in an index file, found without decoding the others; nil if the file
+    /// has none, or is not an index of this version, intact.
+    static func record(for key: ContentDigest, inIndex file: Data) -> Data? {
+        var found: Data?
+        let intact = walk(file) { _ in } entry: { entryKey, record in
+            if found == nil, entryKey == key { found = Data(record) }
+        }
+        return intact ? found : nil
+    }
+
+    /// Calls `entry` for each entry of an index file, after `count` with their number (bounded by
+    /// the file's size); whether the file is an intact index of this version.
+    private static func walk(_ file: Data, count: (Int) -> Void,
+                             entry: (ContentDigest, UnsafeRawBufferPointer) -> Void) -> Bool {
+        guard file.starts(with: header), let body = file.removingChecksum() else { return false }
         return body.withUnsafeBytes { bytes in
             var reader = BinaryReader(bytes: bytes, offset: header.count)
-            guard let count = reader.integer(UInt32.self) else { return nil }
-            var entries: [ContentDigest: Data] = [:]
-            entries.reserveCapacity(min(Int(count), reader.remaining / 36))
-            for _ in 0..<count {
+            guard let total = reader.integer(UInt32.self) else { return false }
+            count(min(Int(total), reader.remaining / 36))
+            var previous: ContentDigest?
+            for _ in 0..<total {
                 guard let keyBytes = reader.bytes(32), let key = ContentDigest(bytes: keyBytes),
                       let length = reader.integer(UInt32.self),
-                      let record = reader.bytes(Int(length)) else { return nil }
-                entries[key] = Data(record)
+                      let record = reader.bytes(Int(length)) else { return false }
+                // Written in increasing key order, so no key repeats.
+                guard previous.map({ $0 < key }) ?? true else { return false }
+                previous = key
+                entry(key, record)
             }
-            return reader.remaining == 0 && entries.count == Int(count) ? entries : nil
+            return reader.remaining == 0
         }
     }
 }

@@ -91,12 +91,45 @@ package final class StatCache: Sendable {
 
     /// As the package initialiser, with `clock` (nanoseconds since 1970) standing in for the
     /// system's, and `sleep` for waiting that many nanoseconds on it.
-    package init(loadingFrom file: URL?, clock: @escaping @Sendable () -> Int64,
+    package convenience init(loadingFrom file: URL?, clock: @escaping @Sendable () -> Int64,
+                             sleep: @escaping @Sendable (_ nanoseconds: Int64) -> Void) {
+        self.init(entries: SavedFile(reading: file).entries, clock: clock, sleep: sleep)
+    }
+
+    /// A stat cache made from `saved`, read earlier, if its file is still the one read; else from the file as it is now.
+    package convenience init(loading saved: SavedFile) {
+        self.init(entries: saved.isCurrent ? saved.entries : SavedFile(reading: saved.file).entries,
+                  clock: StatCache.currentTime, sleep: StatCache.sleep(nanoseconds:))
+    }
+
+    private init(entries: [String: Entry], clock: @escaping @Sendable () -> Int64,
                  sleep: @escaping @Sendable (_ nanoseconds: Int64) -> Void) {
-        let saved = file.flatMap { try? ReadableFile(path: $0.fileSystemPath).readToEnd() }
-        state = Mutex(State(entries: UsedEntries(loaded: saved.flatMap(Self.decodeEntries) ?? [:])))
+        state = Mutex(State(entries: UsedEntries(loaded: entries)))
         self.clock = clock
         self.sleep = sleep
+    }
+
+    /// A stat cache's file as read at one moment, with the status it had then: a build reads it while
+    /// it parses the catalog, before it holds the cache locked, and uses it if the file has not been
+    /// replaced since (a save writes a new file: a new inode).
+    package struct SavedFile: Sendable {
+        package let file: URL?
+        fileprivate let entries: [String: Entry]
+        private let status: FileStatus?
+
+        /// The entries of `file`; none if it is nil, missing, damaged or of another format version.
+        package init(reading file: URL?) {
+            self.file = file
+            let opened = file.flatMap { try? ReadableFile(path: $0.fileSystemPath) }
+            status = try? opened?.status()
+            entries = (try? opened?.readToEnd()).flatMap(StatCache.decodeEntries) ?? [:]
+        }
+
+        /// Whether the file has the status it had when read.
+        var isCurrent: Bool {
+            guard let file, let status else { return false }
+            return (try? FileStatus(path: file.fileSystemPath)) == status
+        }
     }
 
     /// The SHA-256 of the file's bytes: the recorded digest when the file's `stat` matches a trusted

@@ -40,6 +40,10 @@ public struct Builder: Sendable {
     public func run(cancellation: Cancellation = Cancellation(),
                     events: @escaping @Sendable (BuildEvent) -> Void = { _ in }) async throws -> BuildReport {
         let start = ContinuousClock.now
+        // Read while the catalog is parsed: neither writes anything, and the stat cache is used only if
+        // its file is still the one read once the build holds the cache.
+        async let fontsInstalled = FontResolver.installedFonts()
+        async let savedStatCache = StatCache.SavedFile(reading: CacheWorkspace.statCacheFile(for: request))
         let wholeCatalog = try request.loadCatalog()
         let catalog = request.shard.map(wholeCatalog.restricted(to:)) ?? wholeCatalog
         try catalog.checkFormatsAvailable()
@@ -48,7 +52,8 @@ public struct Builder: Sendable {
         }
         let lock = try WorkspaceLock(building: request, cancellation: cancellation, events: events)
         defer { lock.release() }
-        let workspace = try CacheWorkspace(request: request, warn: { events(.warning($0)) })
+        let workspace = try CacheWorkspace(request: request, savedStatCache: await savedStatCache,
+                                           warn: { events(.warning($0)) })
         defer { workspace.close() }
         let pool = WorkerPool(threads: request.jobs)
         defer { pool.shutDown() }
@@ -61,13 +66,13 @@ public struct Builder: Sendable {
         }
         let fonts = FontResolver()
 
-        let installedFonts = FontResolver.installedFonts()
+        let installedFonts = await fontsInstalled
         let wholeBuild = WholeBuild(catalog: catalog, request: request, statCache: workspace.statCache, fonts: fonts,
                                     installedFonts: installedFonts)
         // Only when the last build that ran its stages was this one (its record is in the index), so
         // that the index, which garbage collection protects, stays that of the catalog built.
-        if let wholeBuild, workspace.store.indexes(wholeBuild.key),
-           await wholeBuild.isUpToDate(catalog, in: output, records: records, pool: pool) {
+        if let wholeBuild, let recorded = workspace.store.savedActionResult(for: wholeBuild.key).flatMap(ContentDigest.init(cacheBytes:)),
+           await wholeBuild.isUpToDate(catalog, in: output, recorded: recorded, pool: pool) {
             events(.planned(total: catalog.cards.count, toRender: 0, failed: 0))
             try await assetCatalog?.write(output.manifestInPlace.manifest?.cards ?? [], from: output)
             if let manifestDigest = try? output.statCache.digest(ofFileAt: output.manifestURL) {

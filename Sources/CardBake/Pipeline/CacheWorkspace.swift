@@ -13,10 +13,9 @@ struct CacheWorkspace {
     let statCache: StatCache
     /// Text coverage kept between builds (``TextCoverageMemo``), in a file of its own rather than the
     /// action cache: a layout is quick to redo and belongs to this machine's fonts, so it is neither
-    /// collected with the cache's entries nor sent to a remote cache. Read when first asked for: a
-    /// build found up to date as a whole plans nothing.
-    var textCoverage: IndexedArtifactStore { textCoverageIndex.store }
-    private let textCoverageIndex: LazyIndex
+    /// collected with the cache's entries nor sent to a remote cache. Like the action-cache index, it
+    /// is read when first used: a build found up to date as a whole plans nothing.
+    let textCoverage: IndexedArtifactStore
     private let folder: URL?
     private let temporary: URL?
     /// The size the cache is collected down to at the end of a build that ran its stages.
@@ -25,8 +24,10 @@ struct CacheWorkspace {
     private let uploadWait: Duration
 
     /// Call holding the lock on `request`'s output folder.
-    /// - Parameter warn: receives the remote cache's warnings.
-    init(request: BuildRequest, warn: @escaping @Sendable (String) -> Void) throws {
+    /// - Parameters:
+    ///   - savedStatCache: the stat cache's file (``statCacheFile(for:)``) read earlier, used if it is still that file.
+    ///   - warn: receives the remote cache's warnings.
+    init(request: BuildRequest, savedStatCache: StatCache.SavedFile, warn: @escaping @Sendable (String) -> Void) throws {
         let scratch = request.output.appendingPathComponent(Self.scratchFolder)
         try? FileManager.default.removeItem(at: scratch)
         let root: URL
@@ -43,13 +44,19 @@ struct CacheWorkspace {
         remote = request.remoteCache.map { TieredArtifactStore(local: disk, remote: $0, warn: warn) }
         uploadWait = request.remoteUploadWait
         store = IndexedArtifactStore(base: remote ?? disk, loadingIndexFrom: folder?.appendingPathComponent(Self.indexFile))
-        statCache = StatCache(loadingFrom: folder?.appendingPathComponent(Self.statCacheFile))
-        textCoverageIndex = LazyIndex(file: folder?.appendingPathComponent(Self.textCoverageFile))
+        statCache = StatCache(loading: savedStatCache)
+        textCoverage = IndexedArtifactStore(base: InMemoryArtifactStore(),
+                                            loadingIndexFrom: folder?.appendingPathComponent(Self.textCoverageFile))
         maxBytes = request.cacheMaxBytes
     }
 
     /// The stat cache's file name in the cache folder.
     static let statCacheFile = "stat-cache"
+
+    /// The stat cache's file of a build of `request`; nil when it runs without a cache.
+    static func statCacheFile(for request: BuildRequest) -> URL? {
+        request.cache?.appendingPathComponent(statCacheFile)
+    }
     /// The action-cache index's file name in the cache folder: the action results the last build
     /// that ran its stages used, which garbage collection protects.
     static let indexFile = "ac-index"
@@ -67,7 +74,7 @@ struct CacheWorkspace {
         let now = Int64(Date().timeIntervalSince1970)
         try? statCache.save(to: folder.appendingPathComponent(Self.statCacheFile))
         try? store.save(to: folder.appendingPathComponent(Self.indexFile))
-        textCoverageIndex.save()
+        try? textCoverage.save(to: folder.appendingPathComponent(Self.textCoverageFile))
         var uses = CacheEntryUses(loadingFrom: folder)
         uses.use(store.usedEntries, at: now)
         try? uses.save(in: folder)
@@ -99,30 +106,5 @@ struct CacheWorkspace {
         if let temporary {
             try? FileManager.default.removeItem(at: temporary)
         }
-    }
-}
-
-/// An index of records over memory, read from its file when first asked for.
-private final class LazyIndex: Sendable {
-    let file: URL?
-    private let loaded = Mutex<IndexedArtifactStore?>(nil)
-
-    init(file: URL?) {
-        self.file = file
-    }
-
-    var store: IndexedArtifactStore {
-        loaded.withLock { loaded in
-            if let loaded { return loaded }
-            let store = IndexedArtifactStore(base: InMemoryArtifactStore(), loadingIndexFrom: file)
-            loaded = store
-            return store
-        }
-    }
-
-    /// Writes the index back to its file, if it was read; a failure only costs the next build some layouts.
-    func save() {
-        guard let file, let store = loaded.withLock({ $0 }) else { return }
-        try? store.save(to: file)
     }
 }

@@ -106,11 +106,12 @@ public struct Checker: Sendable {
     private func isBuiltAsAWhole(_ catalog: Catalog, in output: OutputFolder, fonts: FontResolver) async throws -> Bool {
         guard let cache = request.cache, FileManager.default.fileExists(atPath: cache.path) else { return false }
         let records = RecordCache(store: try DiskArtifactStore(readingFrom: cache))
-        guard let build = WholeBuild(catalog: catalog, request: request, statCache: output.statCache, fonts: fonts) else {
+        guard let build = WholeBuild(catalog: catalog, request: request, statCache: output.statCache, fonts: fonts),
+              let recorded = await records.record(ContentDigest.self, for: build.key) else {
             return false
         }
         let pool = WorkerPool(threads: request.jobs)
         defer { pool.shutDown() }
-        return await build.isUpToDate(catalog, in: output, records: records, pool: pool)
+        return await build.isUpToDate(catalog, in: output, recorded: recorded, pool: pool)
     }
 }

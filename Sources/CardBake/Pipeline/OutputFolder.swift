@@ -11,9 +11,12 @@ struct OutputFolder: Sendable {
     let statCache: StatCache
     /// The manifest in the folder as the build found it, read once, when first asked for.
     let manifestInPlace: ManifestInPlace
+    /// `directory`'s path, made once: a no-op build of 10,000 cards asks for 30,000 paths in it.
+    private let directoryPath: String
 
     init(directory: URL, statCache: StatCache) {
         self.directory = directory
+        directoryPath = directory.fileSystemPath
         self.statCache = statCache
         manifestInPlace = ManifestInPlace(url: directory.appendingPathComponent(CardManifest.fileName))
     }
@@ -32,7 +35,7 @@ struct OutputFolder: Sendable {
 
     /// The absolute, normalised path of `file` (relative to the folder).
     func path(of file: String) -> String {
-        directory.fileSystemPath + "/" + file
+        directoryPath + "/" + file
     }
 
     /// Whether `file` holds the bytes with `digest`.

@@ -77,12 +77,11 @@ struct WholeBuild {
         } + derived)
     }
 
-    /// Whether the output folder is as the build recorded under this key left it, with every
-    /// file's digest looked up through the folder's stat cache on `pool`. Any file missing or
-    /// unreadable means it is not.
-    func isUpToDate(_ catalog: Catalog, in output: OutputFolder, records: RecordCache, pool: WorkerPool) async -> Bool {
-        guard let recorded = await records.record(ContentDigest.self, for: key),
-              let manifestDigest = try? output.statCache.digest(ofFileAt: output.manifestURL) else { return false }
+    /// Whether the output folder is as the build recorded under this key left it (`recorded`, the
+    /// record under ``key``), with every file's digest looked up through the folder's stat cache on
+    /// `pool`. Any file missing or unreadable means it is not.
+    func isUpToDate(_ catalog: Catalog, in output: OutputFolder, recorded: ContentDigest, pool: WorkerPool) async -> Bool {
+        guard let manifestDigest = try? output.statCache.digest(ofFileAt: output.manifestURL) else { return false }
         // A few hundred cards per item: one stat-cache lock per item rather than per file.
         let batches = stride(from: 0, to: catalog.cards.count, by: 256).map { start in
             catalog.cards[start..<min(start + 256, catalog.cards.count)]

@@ -53,6 +53,29 @@ struct IndexedArtifactStoreTests {
         }
     }
 
+    @Test("One saved record is read from the file without building the index; a damaged file answers nothing")
+    func readsOneSavedRecord() async throws {
+        try await withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("ac-index")
+            let base = try await storeRecords(indexFile: file)
+
+            let store = IndexedArtifactStore(base: base, loadingIndexFrom: file)
+            #expect(store.savedActionResult(for: keys[1]) == Data("record 1".utf8))
+            #expect(store.savedActionResult(for: ContentDigest.sha256(Data("absent".utf8))) == nil)
+            #expect(store.usage.actionResultHits == 1 && store.usage.actionResultMisses == 1)
+            // The index was never built, so there is nothing to save: the file stays as it was.
+            let saved = directory.appendingPathComponent("saved-again")
+            try store.save(to: saved)
+            #expect(!FileManager.default.fileExists(atPath: saved.path))
+            #expect(base.lookups == 0)
+
+            var bytes = try Data(contentsOf: file)
+            bytes[bytes.count / 2] ^= 0xFF
+            try bytes.write(to: file)
+            #expect(IndexedArtifactStore(base: base, loadingIndexFrom: file).savedActionResult(for: keys[1]) == nil)
+        }
+    }
+
     @Test("A lookup the index cannot answer goes to the store, and joins the index")
     func missesGoToTheStore() async throws {
         try await withTemporaryDirectory { directory in
