@@ -30,6 +30,13 @@ extension ContentDigest {
     }
 
     /// The digest swift-crypto computed.
+    /// The SHA-256 of the bytes `produce` hands its sink, a piece at a time, none of them kept.
+    package static func sha256(streaming produce: (_ sink: (Data) -> Void) throws -> Void) rethrows -> ContentDigest {
+        var hasher = SHA256()
+        try produce { hasher.update(data: $0) }
+        return ContentDigest(hasher.finalize())
+    }
+
     package init(_ digest: SHA256.Digest) {
         self.init(bytes: Array(digest))!
     }

@@ -19,16 +19,64 @@ package enum AtomicFileWriter {
     /// `temporaryName` replaces the usual random one, for a writer that must find its own
     /// temporary file again after being killed.
     package static func write(_ data: Data, to url: URL, temporaryName: String? = nil) throws {
-        let destination = url.fileSystemPath
-        let directory = url.deletingLastPathComponent()
-        let temporary = directory.appendingPathComponent(temporaryName ?? Self.temporaryName()).fileSystemPath
-        let descriptor = try createFile(atPath: temporary, in: directory, reportingAs: destination)
-        let writeError = writeAll(data, to: descriptor)
-        // Close before renaming: the rename publishes the file, and a failed close can mean lost data.
-        let closeError = close(descriptor) == 0 || errno == EINTR ? nil : errno
-        if let code = writeError ?? closeError ?? (rename(temporary, destination) == 0 ? nil : errno) {
+        let file = try PendingFile(replacing: url, temporaryName: temporaryName)
+        try file.append(data)
+        try file.commit()
+    }
+
+    /// A file written a piece at a time under a temporary name beside `url`, published there by
+    /// ``commit()``: what ``write(_:to:temporaryName:)`` does, for bytes too many to hold at once.
+    /// Removed if it is never committed, or when a write fails.
+    package final class PendingFile {
+        private let destination: String
+        private let temporary: String
+        private var descriptor: Int32
+
+        /// Creates the temporary file, and missing parent directories; throws as ``write(_:to:temporaryName:)``.
+        package init(replacing url: URL, temporaryName: String? = nil) throws {
+            destination = url.fileSystemPath
+            let directory = url.deletingLastPathComponent()
+            temporary = directory.appendingPathComponent(temporaryName ?? AtomicFileWriter.temporaryName()).fileSystemPath
+            descriptor = try createFile(atPath: temporary, in: directory, reportingAs: destination)
+        }
+
+        /// Appends `bytes`. Throws ``FileSystemError/cannotWrite(path:errno:)`` naming the destination.
+        package func append(_ bytes: some DataProtocol) throws {
+            precondition(descriptor >= 0, "appended to a file already committed or discarded")
+            for region in bytes.regions {
+                if let code = region.withUnsafeBytes({ writeAll($0, to: descriptor) }) {
+                    abandon()
+                    throw FileSystemError.cannotWrite(path: destination, errno: code)
+                }
+            }
+        }
+
+        /// Renames the file over the destination, atomically.
+        package func commit() throws {
+            precondition(descriptor >= 0, "committed a file already committed or discarded")
+            // Close before renaming: the rename publishes the file, and a failed close can mean lost data.
+            let closeError = close(descriptor) == 0 || errno == EINTR ? nil : errno
+            descriptor = -1
+            if let code = closeError ?? (rename(temporary, destination) == 0 ? nil : errno) {
+                unlink(temporary)
+                throw FileSystemError.cannotWrite(path: destination, errno: code)
+            }
+        }
+
+        /// Removes the file, leaving the destination as it was.
+        package func discard() {
+            guard descriptor >= 0 else { return }
+            abandon()
+        }
+
+        private func abandon() {
+            close(descriptor)
+            descriptor = -1
             unlink(temporary)
-            throw FileSystemError.cannotWrite(path: destination, errno: code)
+        }
+
+        deinit {
+            discard()
         }
     }
 
@@ -101,19 +149,17 @@ package enum AtomicFileWriter {
     }
 
     /// Writes every byte, resuming after partial writes and interruptions by signals; returns `errno` on failure.
-    private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32? {
-        data.withUnsafeBytes { bytes in
-            var written = 0
-            while written < bytes.count {
-                let count = Glibc.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
-                if count >= 0 {
-                    written += count
-                } else if errno != EINTR {
-                    return errno
-                }
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
+        var written = 0
+        while written < bytes.count {
+            let count = Glibc.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+            if count >= 0 {
+                written += count
+            } else if errno != EINTR {
+                return errno
             }
-            return nil
         }
+        return nil
     }
 
     /// `mkdir -p`: creates the directory and any missing parents; another process creating them meanwhile is fine.

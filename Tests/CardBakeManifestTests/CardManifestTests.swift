@@ -45,7 +45,7 @@ struct CardManifestTests {
     }
 
     @Test("A manifest of many cards, encoded a card at a time, has the bytes JSONEncoder gives the whole",
-          arguments: [0, 1, 2, 5])
+          arguments: [0, 1, 2, 5, 300])
     func encodedAsAWhole(cards: Int) throws {
         let entry = Self.manifest.cards[0]
         var manifest = Self.manifest
@@ -54,13 +54,18 @@ struct CardManifestTests {
             card.id = "card-\(index)"
             card.title = ["Tucán \"piquiverde\"", "a/b \\ c", "emoji 🦜", "line\nbreak", "日本語"][index % 5]
             card.images["2x"] = CardManifest.Image(file: "cards/card-\(index)@2x.png", width: 640, height: 1026,
-                                                   bytes: 2000 + index, sha256: Self.digest(UInt8(index)))
+                                                   bytes: 2000 + index, sha256: Self.digest(UInt8(index % 256)))
             return card
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let whole = try encoder.encode(manifest) + Data("\n".utf8)
         #expect(try manifest.encoded() == whole)
+        // Streamed, a large manifest comes in several pieces, none of them the whole.
+        var pieces: [Data] = []
+        try manifest.encode { pieces.append($0) }
+        #expect(pieces.reduce(Data(), +) == whole)
+        #expect(cards < 300 || (pieces.count > 2 && pieces.allSatisfy { $0.count < whole.count / 2 }))
     }
 
     @Test("read(from:) takes only a manifest of this schema")

@@ -16,23 +16,24 @@ struct Gallery: Sendable {
                             thumbhash: "AAAAAAAA", dataURL: "data:,", images: [(1, "cards/sample@1x.png")])],
         generator: "cardbake", version: ContentDigest.sha256(Data())).html)
 
-    /// What the files hold, named relative to the output folder.
-    let files: [(name: String, data: Data)]
+    /// `index.html`, written a piece at a time (``GalleryPage/write(to:)``): the page of 10,000 cards is some 15 MB.
+    let page: GalleryPage
     /// Names this gallery in `index-version.js`, and keys the page's digest in the action cache.
     let version: ContentDigest
 
     /// The gallery of `manifest`.
     init(of manifest: CardManifest) throws {
-        try self.init(of: EncodedManifest(manifest))
+        self.init(of: manifest, digest: try ContentDigest.sha256(streaming: manifest.encode(to:)))
     }
 
-    /// The gallery of a manifest whose bytes the caller has already made.
-    init(of encoded: EncodedManifest) {
-        version = Self.version(ofManifest: encoded.digest)
-        let page = GalleryPage(cards: encoded.manifest.cards.map(GalleryCard.init(entry:)),
-                               generator: encoded.manifest.generator, version: version)
-        files = [(Self.pageName, page.html), (Self.versionName, Self.versionScript(version))]
+    /// The gallery of `manifest`, whose bytes have the SHA-256 `digest`.
+    init(of manifest: CardManifest, digest: ContentDigest) {
+        version = Self.version(ofManifest: digest)
+        page = GalleryPage(cards: manifest.cards.map(GalleryCard.init(entry:)), generator: manifest.generator, version: version)
     }
+
+    /// `index-version.js` of this gallery.
+    var versionScript: Data { Self.versionScript(version) }
 
     /// The version of the gallery of the manifest whose bytes have the SHA-256 `manifest`: that digest
     /// under this template, known without making the page.
@@ -50,11 +51,13 @@ struct Gallery: Sendable {
 
     /// Each of this gallery's files that `directory` lacks or holds other bytes for, as `cardbake check` reports it.
     func differences(in directory: URL) -> [Checker.Finding] {
-        files.compactMap { name, data in
-            guard let found = try? Data(contentsOf: directory.appendingPathComponent(name)) else {
+        let expected = [(Self.pageName, ContentDigest.sha256 { page.write(to: $0) }),
+                        (Self.versionName, ContentDigest.sha256(versionScript))]
+        return expected.compactMap { name, digest in
+            guard let found = try? ContentDigest.sha256(ofFileAt: directory.appendingPathComponent(name)) else {
                 return Checker.Finding(cardID: name, kind: .missing, reason: "the preview gallery has no \(name)")
             }
-            return found == data ? nil
+            return found == digest ? nil
                 : Checker.Finding(cardID: name, kind: .stale, reason: "the preview gallery does not show manifest.json")
         }
     }

@@ -13,7 +13,14 @@ struct GalleryPage: Sendable {
 
     /// The page, as UTF-8.
     var html: Data {
-        // Written straight into bytes, a card at a time: the page of 10,000 cards is some 15 MB.
+        var html = Data()
+        write { html.append($0) }
+        return html
+    }
+
+    /// ``html``'s bytes handed to `sink` in pieces of about 64 KB, a card at a time: the page of 10,000
+    /// cards is some 15 MB, and a caller writing it to a file need not hold it.
+    func write(to sink: (Data) throws -> Void) rethrows {
         let head = """
             <!DOCTYPE html>
             <html lang="en" data-version="\(version)">
@@ -39,14 +46,17 @@ struct GalleryPage: Sendable {
             </html>
 
             """
-        var page = Data(capacity: head.utf8.count + tail.utf8.count + cards.count * 2048)
-        page.append(contentsOf: head.utf8)
+        var piece = Data(head.utf8)
         for card in cards {
-            page.append(contentsOf: Self.figure(card).utf8)
-            page.append(UInt8(ascii: "\n"))
+            piece.append(contentsOf: Self.figure(card).utf8)
+            piece.append(UInt8(ascii: "\n"))
+            if piece.count >= 1 << 16 {
+                try sink(piece)
+                piece.removeAll(keepingCapacity: true)
+            }
         }
-        page.append(contentsOf: tail.utf8)
-        return page
+        piece.append(contentsOf: tail.utf8)
+        try sink(piece)
     }
 
     /// `48 cards at 1x, 2x, 3x`.

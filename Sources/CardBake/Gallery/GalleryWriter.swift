@@ -10,25 +10,23 @@ struct GalleryWriter: Sendable {
     let records: RecordCache
     let journal: WriteJournal
 
-    /// Makes the folder's gallery the one of `manifest` and returns each file's name and digest. When
-    /// the page in place is the one recorded for this manifest's gallery version (the action cache
-    /// keeps its digest), the page is not even made.
-    func update(for manifest: EncodedManifest) async throws -> [(file: String, digest: ContentDigest)] {
-        let version = Gallery.version(ofManifest: manifest.digest)
-        let versionScript = Gallery.versionScript(version)
+    /// Makes the folder's gallery the one of `manifest` (whose bytes have the SHA-256 `digest`) and
+    /// returns each file's name and digest. When the page in place is the one recorded for this
+    /// manifest's gallery version (the action cache keeps its digest), the page is not even made.
+    func update(for manifest: CardManifest, digest: ContentDigest) async throws -> [(file: String, digest: ContentDigest)] {
+        let version = Gallery.version(ofManifest: digest)
         let pageURL = folder.directory.appendingPathComponent(Gallery.pageName)
+        let pageDigest: ContentDigest
         if let recorded = await records.record(ContentDigest.self, for: version),
            (try? folder.statCache.digest(ofFileAt: pageURL)) == recorded {
-            let versionDigest = try write(versionScript, as: Gallery.versionName)
-            return [(Gallery.pageName, recorded), (Gallery.versionName, versionDigest)]
+            pageDigest = recorded
+        } else {
+            let gallery = Gallery(of: manifest, digest: digest)
+            pageDigest = try put(as: Gallery.pageName) { try gallery.page.write(to: $0) }
+            try await records.save(pageDigest, for: version)
         }
-        let gallery = Gallery(of: manifest)
-        var written: [(file: String, digest: ContentDigest)] = []
-        for (name, data) in gallery.files {
-            written.append((name, try write(data, as: name)))
-        }
-        try await records.save(written[0].digest, for: version)
-        return written
+        let versionDigest = try put(as: Gallery.versionName) { try $0(Gallery.versionScript(version)) }
+        return [(Gallery.pageName, pageDigest), (Gallery.versionName, versionDigest)]
     }
 
     /// Removes the gallery cardbake wrote before, for a build asked for none; returns no files.
@@ -40,14 +38,9 @@ struct GalleryWriter: Sendable {
         return []
     }
 
-    /// Puts `data` at `name` in the folder unless it is there already; returns its digest.
-    private func write(_ data: Data, as name: String) throws -> ContentDigest {
-        let digest = ContentDigest.sha256(data)
-        let path = folder.path(of: name)
-        guard (try? folder.statCache.digest(ofFileAtPath: path)) != digest else { return digest }
-        try journal.begin()
-        try AtomicFileWriter.write(data, to: URL(fileURLWithPath: path))
-        try folder.statCache.record(digest, forFileAtPath: path)
-        return digest
+    /// Puts the bytes `produce` hands its sink at `name` in the folder, unless the file there has
+    /// them already; returns their digest.
+    private func put(as name: String, _ produce: (_ sink: (Data) throws -> Void) throws -> Void) throws -> ContentDigest {
+        try folder.replace(folder.directory.appendingPathComponent(name), journal: journal, with: produce)
     }
 }

@@ -102,11 +102,11 @@ public struct Builder: Sendable {
 
         let (written, removed, manifestDigest, derived) = try await writer.replacingFiles {
             let written = try await Self.write(outcomes, with: writer, width: request.jobs)
-            let manifest = try EncodedManifest(CardManifest(generator: Self.generator, cards: written.entries))
-            let removed = try writer.replaceManifest(with: manifest)
+            let manifest = CardManifest(generator: Self.generator, cards: written.entries)
+            let (digest, removed) = try writer.replaceManifest(with: manifest)
             let gallery = GalleryWriter(folder: output, records: records, journal: writer.journal)
-            let derived = try await request.writesGallery ? gallery.update(for: manifest) : gallery.remove()
-            return (written, removed, manifest.digest, derived)
+            let derived = try await request.writesGallery ? gallery.update(for: manifest, digest: digest) : gallery.remove()
+            return (written, removed, digest, derived)
         }
         writer.journal.finish()
         let final = written.outcomes

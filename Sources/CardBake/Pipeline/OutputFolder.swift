@@ -38,6 +38,24 @@ struct OutputFolder: Sendable {
         directoryPath + "/" + file
     }
 
+    /// Makes the file at `url` hold the bytes `produce` hands its sink: streamed to a temporary file
+    /// beside it under `journal` and hashed on the way, then published unless the file in place has
+    /// that digest (as the stat cache sees it), so the bytes are never all in memory. Returns their digest.
+    func replace(_ url: URL, journal: WriteJournal,
+                 with produce: (_ sink: (Data) throws -> Void) throws -> Void) throws -> ContentDigest {
+        try journal.begin()
+        let file = try DigestingFile(replacing: url)
+        try produce { try file.append($0) }
+        let digest = file.digest
+        if (try? statCache.digest(ofFileAt: url)) == digest {
+            file.discard()
+        } else {
+            try file.commit()
+            try statCache.record(digest, forFileAt: url)
+        }
+        return digest
+    }
+
     /// Whether `file` holds the bytes with `digest`.
     func holds(_ digest: ContentDigest, as file: String) -> Bool {
         (try? statCache.digest(ofFileAtPath: path(of: file))) == digest

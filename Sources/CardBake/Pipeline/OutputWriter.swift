@@ -33,17 +33,12 @@ struct OutputWriter: Sendable {
 
     /// Makes `manifest` the output folder's manifest, replacing the file atomically unless it already
     /// has these bytes, and removes the files the previous manifest named that this one does not (only
-    /// files cardbake wrote). Returns what it removed.
-    func replaceManifest(with manifest: EncodedManifest) throws -> [String] {
-        let url = folder.manifestURL
+    /// files cardbake wrote). Returns the manifest's digest and what it removed.
+    func replaceManifest(with manifest: CardManifest) throws -> (digest: ContentDigest, removed: [String]) {
         let previous = folder.manifestInPlace.manifest
-        if (try? folder.statCache.digest(ofFileAt: url)) != manifest.digest {
-            try journal.begin()
-            try AtomicFileWriter.write(manifest.data, to: url)
-            try folder.statCache.record(manifest.digest, forFileAt: url)
-        }
-        guard let previous else { return [] }
-        return OutputFolder.remove(previous.files.subtracting(manifest.manifest.files), in: folder.directory)
+        let digest = try folder.replace(folder.manifestURL, journal: journal, with: manifest.encode(to:))
+        guard let previous else { return (digest, []) }
+        return (digest, OutputFolder.remove(previous.files.subtracting(manifest.files), in: folder.directory))
     }
 
     /// Runs `body`, which writes the folder's files and then its manifest. When it throws, every file

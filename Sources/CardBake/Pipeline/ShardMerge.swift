@@ -49,7 +49,7 @@ public struct ShardMerge: Sendable {
         let files = Set(entries.flatMap { $0.entry.images.values.map(\.file) })
         let writer = OutputWriter(folder: folder, records: RecordCache(store: InMemoryArtifactStore()),
                                   journal: .output(folder, writing: { files }))
-        let manifest = try EncodedManifest(CardManifest(generator: parts[0].manifest.generator, cards: entries.map(\.entry)))
+        let manifest = CardManifest(generator: parts[0].manifest.generator, cards: entries.map(\.entry))
         let removed = try await writer.replacingFiles {
             for (entry, part) in entries {
                 try cancellation.check()
@@ -57,14 +57,14 @@ public struct ShardMerge: Sendable {
                     try await writer.place(image.sha256, as: image.file, from: try part.verifiedPath(of: image))
                 }
             }
-            let removed = try writer.replaceManifest(with: manifest)
+            let (digest, removed) = try writer.replaceManifest(with: manifest)
             _ = try await GalleryWriter(folder: folder, records: writer.records, journal: writer.journal)
-                .update(for: manifest)
+                .update(for: manifest, digest: digest)
             return removed
         }
         writer.journal.finish()
         ShardRecord.remove(from: output)
-        return Report(cards: manifest.manifest.cards.count, removed: removed)
+        return Report(cards: manifest.cards.count, removed: removed)
     }
 }
 

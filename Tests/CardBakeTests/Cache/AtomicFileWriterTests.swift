@@ -23,6 +23,37 @@ struct AtomicFileWriterTests {
         }
     }
 
+    @Test("A file written in pieces appears only when committed; discarded or dropped, it leaves the old file and nothing else")
+    func pendingFile() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("index.html")
+            try AtomicFileWriter.write(Data("old".utf8), to: file)
+
+            let pending = try AtomicFileWriter.PendingFile(replacing: file)
+            try pending.append(Data("new ".utf8))
+            try pending.append(Data("page".utf8))
+            #expect(try Data(contentsOf: file) == Data("old".utf8))
+            #expect(temporaryFiles(under: directory).count == 1)
+            pending.discard()
+            #expect(try Data(contentsOf: file) == Data("old".utf8))
+            #expect(temporaryFiles(under: directory).isEmpty)
+
+            do {
+                let dropped = try AtomicFileWriter.PendingFile(replacing: file)
+                try dropped.append(Data("never published".utf8))
+            }
+            #expect(temporaryFiles(under: directory).isEmpty)
+
+            let digesting = try DigestingFile(replacing: file)
+            try digesting.append(Data("new ".utf8))
+            try digesting.append(Data("page".utf8))
+            #expect(digesting.digest == ContentDigest.sha256(Data("new page".utf8)))
+            try digesting.commit()
+            #expect(try Data(contentsOf: file) == Data("new page".utf8))
+            #expect(temporaryFiles(under: directory).isEmpty)
+        }
+    }
+
     @Test("Replaces an existing file with a new one (a new inode, so open readers keep the old bytes)")
     func replacesFile() throws {
         try withTemporaryDirectory { directory in
