@@ -44,16 +44,19 @@ public struct Checker: Sendable {
     /// build decides it), there is no difference and no card is planned; otherwise every card is
     /// compared with its manifest entry.
     public func run(waiting: (URL, LockHolder) -> Void = { _, _ in }) async throws -> [Finding] {
+        // Read while the catalog is parsed, as a build does (``Builder/run(cancellation:events:)``).
+        async let fontsInstalled = FontResolver.installedFonts()
+        async let savedStatCache = StatCache.SavedFile(reading: CacheWorkspace.statCacheFile(for: request))
         let catalog = try request.loadCatalog()
         if let xcassets = request.xcassets {
             try AssetCatalog.checkDestination(xcassets, output: request.output, catalog: catalog)
         }
         let lock = try WorkspaceLock(checking: request, waiting: waiting)
         defer { lock.release() }
-        let statCache = StatCache(loadingFrom: request.cache?.appendingPathComponent(CacheWorkspace.statCacheFile))
+        let statCache = StatCache(loading: await savedStatCache)
         let fonts = FontResolver()
         let output = OutputFolder(directory: request.output, statCache: statCache)
-        if try await isBuiltAsAWhole(catalog, in: output, fonts: fonts) {
+        if try await isBuiltAsAWhole(catalog, in: output, fonts: fonts, installedFonts: await fontsInstalled) {
             // The whole-build record does not cover the asset catalog, which lives elsewhere.
             return assetCatalogFindings(for: CardManifest.read(from: output.manifestURL)?.cards ?? [], statCache: statCache)
         }
@@ -103,10 +106,12 @@ public struct Checker: Sendable {
 
     /// Whether the cache records a build of these inputs that left the output folder as it is.
     /// Throws ``CacheError`` when the cache folder is of another version; a missing one records nothing.
-    private func isBuiltAsAWhole(_ catalog: Catalog, in output: OutputFolder, fonts: FontResolver) async throws -> Bool {
+    private func isBuiltAsAWhole(_ catalog: Catalog, in output: OutputFolder, fonts: FontResolver,
+                                 installedFonts: ContentDigest) async throws -> Bool {
         guard let cache = request.cache, FileManager.default.fileExists(atPath: cache.path) else { return false }
         let records = RecordCache(store: try DiskArtifactStore(readingFrom: cache))
-        guard let build = WholeBuild(catalog: catalog, request: request, statCache: output.statCache, fonts: fonts),
+        guard let build = WholeBuild(catalog: catalog, request: request, statCache: output.statCache, fonts: fonts,
+                                     installedFonts: installedFonts),
               let recorded = await records.record(ContentDigest.self, for: build.key) else {
             return false
         }
