@@ -39,13 +39,18 @@ struct IndexedArtifactStoreTests {
         return base
     }
 
+    /// ``storeRecords(indexFile:)`` into `ac-index` in `directory`, then a new store over that index,
+    /// as the next build opens it.
+    func reopenedIndex(in directory: URL) async throws -> (file: URL, base: CountingStore, store: IndexedArtifactStore) {
+        let file = directory.appendingPathComponent("ac-index")
+        let base = try await storeRecords(indexFile: file)
+        return (file, base, IndexedArtifactStore(base: base, loadingIndexFrom: file))
+    }
+
     @Test("A saved index answers the next build's lookups without asking the store")
     func answersFromTheIndex() async throws {
         try await withTemporaryDirectory { directory in
-            let file = directory.appendingPathComponent("ac-index")
-            let base = try await storeRecords(indexFile: file)
-
-            let store = IndexedArtifactStore(base: base, loadingIndexFrom: file)
+            let (_, base, store) = try await reopenedIndex(in: directory)
             for (index, key) in keys.enumerated() {
                 #expect(await store.actionResult(for: key) == Data("record \(index)".utf8))
             }
@@ -56,10 +61,7 @@ struct IndexedArtifactStoreTests {
     @Test("One saved record is read from the file without building the index; a damaged file answers nothing")
     func readsOneSavedRecord() async throws {
         try await withTemporaryDirectory { directory in
-            let file = directory.appendingPathComponent("ac-index")
-            let base = try await storeRecords(indexFile: file)
-
-            let store = IndexedArtifactStore(base: base, loadingIndexFrom: file)
+            let (file, base, store) = try await reopenedIndex(in: directory)
             #expect(store.savedActionResult(for: keys[1]) == Data("record 1".utf8))
             #expect(store.savedActionResult(for: ContentDigest.sha256(Data("absent".utf8))) == nil)
             #expect(store.usage.actionResultHits == 1 && store.usage.actionResultMisses == 1)
