@@ -19,8 +19,16 @@ import Synchronization
 package final class IndexedArtifactStore: ArtifactStoring {
     private let base: any ArtifactStoring
     private let file: URL?
-    private let loaded = Mutex<UsedEntries<ContentDigest, Data>?>(nil)
+    private let index = Mutex(Index.unread)
     private let use = Mutex(Use())
+
+    /// The index as far as this build has needed it. The file is read once: a build that probed one key
+    /// (``savedActionResult(for:)``) and then runs its stages decodes the bytes it already has.
+    private enum Index {
+        case unread
+        case read(Data?)
+        case loaded(UsedEntries<ContentDigest, Data>)
+    }
 
     /// Wraps `base`, with the index saved in `file`; an empty index if `file` is nil, missing,
     /// damaged or of another format version.
@@ -29,22 +37,37 @@ package final class IndexedArtifactStore: ArtifactStoring {
         self.file = file
     }
 
-    /// Runs `body` on the index, read from the file the first time.
+    /// Runs `body` on the index, decoded from the file the first time.
     private func withIndex<Result: Sendable>(_ body: @Sendable (inout UsedEntries<ContentDigest, Data>) -> Result) -> Result {
-        loaded.withLock { loaded in
-            if loaded == nil {
-                loaded = UsedEntries(loaded: file.flatMap(Self.savedEntries) ?? [:])
+        index.withLock { index in
+            var entries: UsedEntries<ContentDigest, Data>
+            switch index {
+            case .loaded(let loaded): entries = loaded
+            case .read(let bytes): entries = UsedEntries(loaded: bytes.flatMap(Self.decodeEntries) ?? [:])
+            case .unread: entries = UsedEntries(loaded: file.flatMap(Self.savedEntries) ?? [:])
             }
-            return body(&loaded!)
+            index = .unread  // `entries` is then the only reference to its tables, so `body` changes them in place.
+            defer { index = .loaded(entries) }
+            return body(&entries)
         }
     }
 
-    /// The action result under `key` as the index holds it, without asking the underlying store; read
-    /// from the saved file for that one key, without building the index, when nothing has used it yet.
+    /// The action result under `key` as the index holds it, without asking the underlying store; found
+    /// in the saved file's bytes for that one key, without building the index, when nothing has used it yet.
     package func savedActionResult(for key: ContentDigest) -> Data? {
-        let found = loaded.withLock { $0 == nil }
-            ? file.flatMap { try? ReadableFile(path: $0.fileSystemPath).readToEnd() }.flatMap { Self.record(for: key, inIndex: $0) }
-            : indexedActionResult(for: key)
+        // nil once the index is loaded: then it answers, as for any lookup.
+        let fromFile: Data?? = index.withLock { index in
+            let bytes: Data?
+            switch index {
+            case .loaded: return nil
+            case .read(let read): bytes = read
+            case .unread:
+                bytes = file.flatMap(Self.savedBytes)
+                index = .read(bytes)
+            }
+            return .some(bytes.flatMap { Self.record(for: key, inIndex: $0) })
+        }
+        let found = fromFile ?? indexedActionResult(for: key)
         use.withLock { $0.actionResultLookedUp(found: found != nil) }
         return found
     }
@@ -115,7 +138,11 @@ package final class IndexedArtifactStore: ArtifactStoring {
     /// Writes atomically to `file` the action results looked up or stored since loading; writes
     /// nothing if that would not change the file, or if the index was never used.
     package func save(to file: URL) throws {
-        guard let pending = loaded.withLock({ $0?.pendingSave() }) else { return }
+        let pending = index.withLock { index -> (entries: [ContentDigest: Data], generation: Int)? in
+            guard case .loaded(let entries) = index else { return nil }
+            return entries.pendingSave()
+        }
+        guard let pending else { return }
         try AtomicFileWriter.write(Self.encode(pending.entries), to: file)
         withIndex { $0.saved(pending.generation) }
     }
@@ -140,7 +167,12 @@ extension IndexedArtifactStore {
     }
 
     private static func savedEntries(in file: URL) -> [ContentDigest: Data]? {
-        (try? ReadableFile(path: file.fileSystemPath).readToEnd()).flatMap(decodeEntries)
+        savedBytes(in: file).flatMap(decodeEntries)
+    }
+
+    /// The bytes of the index saved in `file`; nil when there is none.
+    private static func savedBytes(in file: URL) -> Data? {
+        try? ReadableFile(path: file.fileSystemPath).readToEnd()
     }
 }
 

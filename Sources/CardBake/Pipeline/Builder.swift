@@ -40,10 +40,7 @@ public struct Builder: Sendable {
     public func run(cancellation: Cancellation = Cancellation(),
                     events: @escaping @Sendable (BuildEvent) -> Void = { _ in }) async throws -> BuildReport {
         let start = ContinuousClock.now
-        // Read while the catalog is parsed: neither writes anything, and the stat cache is used only if
-        // its file is still the one read once the build holds the cache.
-        async let fontsInstalled = FontResolver.installedFonts()
-        async let savedStatCache = StatCache.SavedFile(reading: CacheWorkspace.statCacheFile(for: request))
+        async let readAhead = ReadAhead(for: request)
         let wholeCatalog = try request.loadCatalog()
         let catalog = request.shard.map(wholeCatalog.restricted(to:)) ?? wholeCatalog
         try catalog.checkFormatsAvailable()
@@ -52,7 +49,8 @@ public struct Builder: Sendable {
         }
         let lock = try WorkspaceLock(building: request, cancellation: cancellation, events: events)
         defer { lock.release() }
-        let workspace = try CacheWorkspace(request: request, savedStatCache: await savedStatCache,
+        let read = await readAhead
+        let workspace = try CacheWorkspace(request: request, savedStatCache: read.savedStatCache,
                                            warn: { events(.warning($0)) })
         defer { workspace.close() }
         let pool = WorkerPool(threads: request.jobs)
@@ -66,7 +64,7 @@ public struct Builder: Sendable {
         }
         let fonts = FontResolver()
 
-        let installedFonts = await fontsInstalled
+        let installedFonts = read.installedFonts
         let wholeBuild = WholeBuild(catalog: catalog, request: request, statCache: workspace.statCache, fonts: fonts,
                                     installedFonts: installedFonts)
         // Only when the last build that ran its stages was this one (its record is in the index), so

@@ -44,19 +44,18 @@ public struct Checker: Sendable {
     /// build decides it), there is no difference and no card is planned; otherwise every card is
     /// compared with its manifest entry.
     public func run(waiting: (URL, LockHolder) -> Void = { _, _ in }) async throws -> [Finding] {
-        // Read while the catalog is parsed, as a build does (``Builder/run(cancellation:events:)``).
-        async let fontsInstalled = FontResolver.installedFonts()
-        async let savedStatCache = StatCache.SavedFile(reading: CacheWorkspace.statCacheFile(for: request))
+        async let readAhead = ReadAhead(for: request)
         let catalog = try request.loadCatalog()
         if let xcassets = request.xcassets {
             try AssetCatalog.checkDestination(xcassets, output: request.output, catalog: catalog)
         }
         let lock = try WorkspaceLock(checking: request, waiting: waiting)
         defer { lock.release() }
-        let statCache = StatCache(loading: await savedStatCache)
+        let read = await readAhead
+        let statCache = StatCache(loading: read.savedStatCache)
         let fonts = FontResolver()
         let output = OutputFolder(directory: request.output, statCache: statCache)
-        if try await isBuiltAsAWhole(catalog, in: output, fonts: fonts, installedFonts: await fontsInstalled) {
+        if try await isBuiltAsAWhole(catalog, in: output, fonts: fonts, installedFonts: read.installedFonts) {
             // The whole-build record does not cover the asset catalog, which lives elsewhere.
             return assetCatalogFindings(for: CardManifest.read(from: output.manifestURL)?.cards ?? [], statCache: statCache)
         }

@@ -2,19 +2,12 @@ import Vips
 
 extension BackgroundImage {
     /// The background enlarged to `width × height` pixels with a Catmull-Rom cubic, pixel centres
-    /// aligned and edges extended: interleaved RGB floats, row by row.
-    package func samples(scaledToWidth width: Int, height: Int) -> [Float] {
-        let enlargement = Enlargement(self, width: width, height: height)
-        return [Float](unsafeUninitializedCapacity: width * height * 3) { samples, count in
-            enlargement.fill(rows: 0..<height, into: samples)
-            count = width * height * 3
-        }
-    }
-
-    /// The background scaled to `width × height` pixels (float, 3 bands, sRGB).
+    /// aligned and edges extended (``Enlargement``): float, 3 bands, sRGB.
     public func scaled(toWidth width: Int, height: Int) throws(VipsError) -> VipsImage {
-        try VipsImage.fromPixels(samples(scaledToWidth: width, height: height), width: width, height: height, bands: 3)
-            .labelledSRGB()
+        let enlargement = Enlargement(self, width: width, height: height)
+        return try VipsImage.fromPixels(width: width, height: height, bands: 3) { (samples: UnsafeMutableBufferPointer<Float>) in
+            enlargement.fill(rows: 0..<height, into: samples)
+        }.labelledSRGB()
     }
 
     /// The background enlarged to `width × height` pixels, computed a band of rows at a time.
