@@ -57,7 +57,12 @@ cards: build
 test: deps
 	$(call apt_install,$(RECIPE_TEST_PACKAGES))
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@# The log is kept so that a failure ends with its own lines, not hundreds of passes after them.
+	@{ $(SWIFT) test --skip-build; echo $$? > .build/test.status; } 2>&1 | tee .build/test.log; \
+	if [ "$$(cat .build/test.status)" != 0 ]; then \
+	  echo; echo "What failed (from .build/test.log):"; \
+	  grep -E '✘|recorded an issue|Fatal error|error:' .build/test.log | head -60; exit 1; \
+	fi
 	$(MAKE) test-manifest-alone
 
 ## test-manifest-alone: builds and tests CardBakeKit (and the CardBakeManifest it re-exports) as an
