@@ -9,16 +9,42 @@ public struct Card: Sendable, Equatable {
     public var title: String
     public var description: String
     /// The catalog's style with this card's own `style` block, if any, applied over it, then the overrides.
-    public var style: CardStyle
+    public var style: CardStyle {
+        get { sharedStyle.style }
+        set { sharedStyle = SharedCardStyle(newValue) }
+    }
     /// Zero-based position in the catalog's `cards` array, for messages (`cards[3]`).
     public var index: Int
+    /// Held by reference: a style is several hundred bytes, and most cards of a catalog have the same one.
+    private(set) var sharedStyle: SharedCardStyle
 
     public init(id: String, image: URL, title: String, description: String, style: CardStyle, index: Int) {
+        self.init(id: id, image: image, title: title, description: description, sharing: SharedCardStyle(style),
+                  index: index)
+    }
+
+    /// A card whose style is `style`'s, shared with the other cards made with it.
+    package init(id: String, image: URL, title: String, description: String, sharing style: SharedCardStyle,
+                 index: Int) {
         self.id = id
         self.image = image
         self.title = title
         self.description = description
-        self.style = style
+        self.sharedStyle = style
         self.index = index
+    }
+
+    public static func == (lhs: Card, rhs: Card) -> Bool {
+        lhs.id == rhs.id && lhs.image == rhs.image && lhs.title == rhs.title && lhs.description == rhs.description
+            && lhs.index == rhs.index && (lhs.sharedStyle === rhs.sharedStyle || lhs.style == rhs.style)
+    }
+}
+
+/// A style that cards share instead of each holding a copy.
+package final class SharedCardStyle: Sendable {
+    package let style: CardStyle
+
+    package init(_ style: CardStyle) {
+        self.style = style
     }
 }

@@ -6,6 +6,8 @@ package struct CardDecoder {
     package let reader: SchemaReader
     /// The catalog's resolved style, overrides applied, which a card's own `style` block is applied over.
     package let catalogStyle: CardStyle
+    /// `catalogStyle`, shared by every card without a `style` block of its own.
+    private let sharedCatalogStyle: SharedCardStyle
     /// Applied over a card's own `style` block.
     package let overrides: StyleOverrides
     /// Where each id was first used, to report repeats.
@@ -14,6 +16,7 @@ package struct CardDecoder {
     package init(reader: SchemaReader, catalogStyle: CardStyle, overrides: StyleOverrides, cardCount: Int) {
         self.reader = reader
         self.catalogStyle = catalogStyle
+        sharedCatalogStyle = SharedCardStyle(catalogStyle)
         self.overrides = overrides
         firstIndexByID.reserveCapacity(cardCount)
     }
@@ -31,10 +34,11 @@ package struct CardDecoder {
         let image = reader.filePath(fields["image"])
         let title = reader.text(fields["title"], rule: .title)
         let description = reader.text(fields["description"], rule: .description)
-        let style = fields["style"].map { StyleDecoder(reader: reader, overrides: overrides).overlay($0, on: catalogStyle) }
-            ?? catalogStyle
+        let style = fields["style"].map {
+            SharedCardStyle(StyleDecoder(reader: reader, overrides: overrides).overlay($0, on: catalogStyle))
+        } ?? sharedCatalogStyle
         guard let id, let image, let title, let description, reader.log.count == problemsBefore else { return nil }
-        return Card(id: id, image: image, title: title, description: description, style: style, index: index)
+        return Card(id: id, image: image, title: title, description: description, sharing: style, index: index)
     }
 
     /// A valid id not used by an earlier card.

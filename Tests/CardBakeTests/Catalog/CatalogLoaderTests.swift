@@ -23,6 +23,24 @@ import Testing
         #expect(catalog.cards == [expected])
     }
 
+    @Test("Cards without a style block share the catalog's style, and each card's style is still a value of its own")
+    func cardsShareTheCatalogStyle() throws {
+        let cards = [CatalogFixture.card(id: "a"), CatalogFixture.card(id: "b"),
+                     CatalogFixture.card(id: "c", extra: #""style": {"scales": [2]}"#)]
+        let catalog = try CatalogFixture.decode(CatalogFixture.catalog(cards: cards))
+        #expect(catalog.cards[0].sharedStyle === catalog.cards[1].sharedStyle)
+        #expect(catalog.cards[2].sharedStyle !== catalog.cards[0].sharedStyle)
+        #expect(catalog.cards[2].style.scales == [2])
+
+        var edited = catalog.cards[0]
+        edited.style.scales = [1]
+        #expect(edited.style.scales == [1])
+        #expect(catalog.cards[1].style.scales == [1, 2, 3])
+        #expect(edited != catalog.cards[0])
+        edited.style.scales = [1, 2, 3]
+        #expect(edited == catalog.cards[0], "equal styles held apart compare equal")
+    }
+
     @Test func everyStyleKeyIsApplied() throws {
         let style = """
         {
