@@ -7,12 +7,16 @@ import Testing
 @Suite("HTTP remote cache store")
 struct HTTPObjectStoreTests {
     static let digest = ContentDigest.sha256(Data("object".utf8))
-    /// Short timeouts and backoffs so a failing case ends quickly; no test depends on their exact values.
-    static let limits = HTTPObjectStore.Limits(connectTimeout: .seconds(2), requestTimeout: .seconds(2),
+    /// A request timeout far longer than a scripted answer takes on a busy machine, so that only the
+    /// server's script decides each case (the case of a server that never answers sets its own, short).
+    /// Connecting on loopback needs no user-space answer, and a short connect timeout keeps the case of
+    /// a port where nothing listens, which AsyncHTTPClient tries until then, short.
+    static let limits = HTTPObjectStore.Limits(connectTimeout: .seconds(2), requestTimeout: .seconds(30),
                                                parallelTransfers: 4, retries: 2)
 
     /// A store on `server`, under `/cache`; pass it to ``using(_:_:)``, which shuts it down as AsyncHTTPClient requires.
-    static func store(_ server: ScriptedHTTPServer, path: String = "/cache") throws -> HTTPObjectStore {
+    static func store(_ server: ScriptedHTTPServer, path: String = "/cache",
+                      limits: HTTPObjectStore.Limits = limits) throws -> HTTPObjectStore {
         HTTPObjectStore(address: try RemoteCacheAddress(parsing: server.url + path), limits: limits)
     }
 
@@ -70,7 +74,9 @@ struct HTTPObjectStoreTests {
         let server = try ScriptedHTTPServer([.hang])
         defer { server.stop() }
         let failure = await #expect(throws: RemoteCacheFailure.self) {
-            try await Self.using(try Self.store(server)) { try await $0.get(.content, Self.digest) }
+            var limits = Self.limits
+            limits.requestTimeout = .seconds(1)
+            return try await Self.using(try Self.store(server, limits: limits)) { try await $0.get(.content, Self.digest) }
         }
         #expect(failure?.description.contains("no answer within") == true, "\(String(describing: failure))")
         #expect(server.requests.count == 1)
