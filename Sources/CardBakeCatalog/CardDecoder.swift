@@ -4,10 +4,10 @@ package struct CardDecoder {
     package static let requiredKeys = ["id", "image", "title", "description"]
 
     package let reader: SchemaReader
-    /// The catalog's resolved style, overrides applied, which a card's own `style` block is applied over.
-    package let catalogStyle: CardStyle
-    /// `catalogStyle`, shared by every card without a `style` block of its own.
+    /// The catalog's resolved style, overrides applied, which a card's own `style` block is applied
+    /// over; shared by every card without a `style` block of its own.
     private let sharedCatalogStyle: SharedCardStyle
+    package var catalogStyle: CardStyle { sharedCatalogStyle.style }
     /// Applied over a card's own `style` block.
     package let overrides: StyleOverrides
     /// Where each id was first used, to report repeats.
@@ -15,7 +15,6 @@ package struct CardDecoder {
 
     package init(reader: SchemaReader, catalogStyle: CardStyle, overrides: StyleOverrides, cardCount: Int) {
         self.reader = reader
-        self.catalogStyle = catalogStyle
         sharedCatalogStyle = SharedCardStyle(catalogStyle)
         self.overrides = overrides
         firstIndexByID.reserveCapacity(cardCount)
