@@ -29,7 +29,6 @@ extension ContentDigest {
         return ContentDigest(hasher.finalize())
     }
 
-    /// The digest swift-crypto computed.
     /// The SHA-256 of the bytes `produce` hands its sink, a piece at a time, none of them kept.
     package static func sha256(streaming produce: (_ sink: (Data) -> Void) throws -> Void) rethrows -> ContentDigest {
         var hasher = SHA256()
@@ -37,6 +36,7 @@ extension ContentDigest {
         return ContentDigest(hasher.finalize())
     }
 
+    /// The digest swift-crypto computed.
     package init(_ digest: SHA256.Digest) {
         self.init(bytes: Array(digest))!
     }

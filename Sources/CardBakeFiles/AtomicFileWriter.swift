@@ -31,6 +31,9 @@ package enum AtomicFileWriter {
         private let destination: String
         private let temporary: String
         private var descriptor: Int32
+        /// Appended bytes not yet written: small pieces are gathered into writes of about ``writeSize``.
+        private var pending = Data()
+        private static let writeSize = 1 << 16
 
         /// Creates the temporary file, and missing parent directories; throws as ``write(_:to:temporaryName:)``.
         package init(replacing url: URL, temporaryName: String? = nil) throws {
@@ -43,10 +46,14 @@ package enum AtomicFileWriter {
         /// Appends `bytes`. Throws ``FileSystemError/cannotWrite(path:errno:)`` naming the destination.
         package func append(_ bytes: some DataProtocol) throws {
             precondition(descriptor >= 0, "appended to a file already committed or discarded")
-            for region in bytes.regions {
-                if let code = region.withUnsafeBytes({ writeAll($0, to: descriptor) }) {
-                    abandon()
-                    throw FileSystemError.cannotWrite(path: destination, errno: code)
+            if pending.isEmpty, bytes.count >= Self.writeSize {
+                for region in bytes.regions {
+                    try region.withUnsafeBytes(write)
+                }
+            } else {
+                pending.append(contentsOf: bytes)
+                if pending.count >= Self.writeSize {
+                    try writePending()
                 }
             }
         }
@@ -54,6 +61,7 @@ package enum AtomicFileWriter {
         /// Renames the file over the destination, atomically.
         package func commit() throws {
             precondition(descriptor >= 0, "committed a file already committed or discarded")
+            try writePending()
             // Close before renaming: the rename publishes the file, and a failed close can mean lost data.
             let closeError = close(descriptor) == 0 || errno == EINTR ? nil : errno
             descriptor = -1
@@ -67,6 +75,18 @@ package enum AtomicFileWriter {
         package func discard() {
             guard descriptor >= 0 else { return }
             abandon()
+        }
+
+        private func writePending() throws {
+            try pending.withUnsafeBytes(write)
+            pending.removeAll(keepingCapacity: true)
+        }
+
+        private func write(_ bytes: UnsafeRawBufferPointer) throws {
+            if let code = writeAll(bytes, to: descriptor) {
+                abandon()
+                throw FileSystemError.cannotWrite(path: destination, errno: code)
+            }
         }
 
         private func abandon() {

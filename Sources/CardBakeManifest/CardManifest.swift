@@ -139,7 +139,8 @@ public struct CardManifest: Codable, Sendable, Equatable {
     }
 
     /// ``encoded()``'s bytes handed to `write` a piece at a time: the frame's start, then each entry, then the
-    /// frame's end. The manifest of 10,000 cards is about 12 MB; a caller writing it to a file need not hold it.
+    /// frame's end. The manifest of 10,000 cards is about 12 MB; a caller writing it to a file need not
+    /// hold it (and gathers the pieces into larger writes itself).
     public func encode(to write: (Data) throws -> Void) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -159,19 +160,10 @@ public struct CardManifest: Codable, Sendable, Equatable {
         }
         try write(Data(framed[..<slot.lowerBound]))
         try write(firstEntry)
-        // Entries go out in pieces of about 64 KB, not one write each.
-        var piece = Data()
         for entry in cards.dropFirst() {
-            piece.append(Self.elementSeparator)
-            piece.append(Self.indentedAsElement(try encoder.encode(entry)))
-            if piece.count >= 1 << 16 {
-                try write(piece)
-                piece.removeAll(keepingCapacity: true)
-            }
+            try write(Self.elementSeparator + Self.indentedAsElement(try encoder.encode(entry)))
         }
-        piece.append(framed[slot.upperBound...])
-        piece.append(UInt8(ascii: "\n"))
-        try write(piece)
+        try write(framed[slot.upperBound...] + Data("\n".utf8))
     }
 
     /// What separates two entries of `cards` in the encoded manifest, and what indents their lines.

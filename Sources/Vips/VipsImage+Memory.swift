@@ -6,12 +6,8 @@ extension VipsImage {
     /// An image over a copy of `pixels`: `width × height` pixels of `bands` interleaved samples.
     public static func fromPixels<Sample: VipsSample>(_ pixels: [Sample], width: Int, height: Int, bands: Int) throws(VipsError) -> VipsImage {
         precondition(pixels.count == width * height * bands, "pixel count does not match the size")
-        return try make("new_from_memory_copy") { out in
-            out.pointee = pixels.withUnsafeBytes { bytes in
-                vips_image_new_from_memory_copy(bytes.baseAddress, bytes.count, Int32(width), Int32(height),
-                                                Int32(bands), Sample.bandFormat)
-            }
-            return out.pointee == nil ? -1 : 0
+        return try fromPixels(width: width, height: height, bands: bands) { memory in
+            _ = memory.initialize(from: pixels)
         }
     }
 

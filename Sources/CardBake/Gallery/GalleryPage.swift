@@ -18,8 +18,8 @@ struct GalleryPage: Sendable {
         return html
     }
 
-    /// ``html``'s bytes handed to `sink` in pieces of about 64 KB, a card at a time: the page of 10,000
-    /// cards is some 15 MB, and a caller writing it to a file need not hold it.
+    /// ``html``'s bytes handed to `sink` a piece at a time: the head, each card, the tail. The page of
+    /// 10,000 cards is some 15 MB, and a caller writing it to a file need not hold it.
     func write(to sink: (Data) throws -> Void) rethrows {
         let head = """
             <!DOCTYPE html>
@@ -46,17 +46,11 @@ struct GalleryPage: Sendable {
             </html>
 
             """
-        var piece = Data(head.utf8)
+        try sink(Data(head.utf8))
         for card in cards {
-            piece.append(contentsOf: Self.figure(card).utf8)
-            piece.append(UInt8(ascii: "\n"))
-            if piece.count >= 1 << 16 {
-                try sink(piece)
-                piece.removeAll(keepingCapacity: true)
-            }
+            try sink(Data((Self.figure(card) + "\n").utf8))
         }
-        piece.append(contentsOf: tail.utf8)
-        try sink(piece)
+        try sink(Data(tail.utf8))
     }
 
     /// `48 cards at 1x, 2x, 3x`.

@@ -54,6 +54,21 @@ struct AtomicFileWriterTests {
         }
     }
 
+    @Test("Pieces of any size, small ones gathered and large ones written as they come, make the file in order")
+    func piecesOfAnySize() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("manifest.json")
+            let sizes = [3, 70_000, 1, 65_535, 2, 200_000, 0, 9]
+            let pieces = sizes.enumerated().map { index, size in Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &+ index) }) }
+            let pending = try AtomicFileWriter.PendingFile(replacing: file)
+            for piece in pieces {
+                try pending.append(piece)
+            }
+            try pending.commit()
+            #expect(try Data(contentsOf: file) == pieces.reduce(Data(), +))
+        }
+    }
+
     @Test("Replaces an existing file with a new one (a new inode, so open readers keep the old bytes)")
     func replacesFile() throws {
         try withTemporaryDirectory { directory in
