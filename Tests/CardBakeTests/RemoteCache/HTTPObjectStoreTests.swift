@@ -84,9 +84,11 @@ struct HTTPObjectStoreTests {
 
     @Test("A port where nothing listens is a connection error")
     func nothingListening() async throws {
-        let server = try ScriptedHTTPServer([.answer(200)])
-        server.stop()
-        await #expect(throws: RemoteCacheFailure.self) { try await Self.using(try Self.store(server)) { try await $0.get(.content, Self.digest) } }
+        try await ScriptedHTTPServer.withRefusingPort { port in
+            let store = HTTPObjectStore(address: try RemoteCacheAddress(parsing: "http://127.0.0.1:\(port)/cache"),
+                                        limits: Self.limits)
+            await #expect(throws: RemoteCacheFailure.self) { try await Self.using(store) { try await $0.get(.content, Self.digest) } }
+        }
     }
 
     @Test("Credentials: the Authorization value as given, or Basic from the URL; never in displayName or errors")

@@ -29,36 +29,60 @@ final class ScriptedHTTPServer: Sendable {
 
     init(_ replies: [Reply]) throws {
         state = Mutex((replies, []))
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.listener = listener
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ready = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0
-            }
-        } && listen(listener, 64) == 0
-        guard ready else { throw POSIXError(.EADDRNOTAVAIL) }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try Self.boundSocket()
+        guard listen(listener, 64) == 0 else {
+            close(listener)
+            throw POSIXError(.EADDRNOTAVAIL)
+        }
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }
 
     var url: String { "http://127.0.0.1:\(port)" }
+
+    /// Runs `body` with a port on 127.0.0.1 that refuses connections: bound, so that no other test's
+    /// server is given it meanwhile, but not listening.
+    static func withRefusingPort<T>(_ body: (_ port: Int) async throws -> T) async throws -> T {
+        let (socket, port) = try boundSocket()
+        defer { close(socket) }
+        return try await body(port)
+    }
+
+    /// A TCP socket bound to a free port on 127.0.0.1, and the port.
+    private static func boundSocket() throws -> (socket: Int32, port: Int) {
+        let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = socket >= 0 && withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+            }
+        }
+        guard bound else {
+            close(socket)
+            throw POSIXError(.EADDRNOTAVAIL)
+        }
+        return (socket, Int(UInt16(bigEndian: address.sin_port)))
+    }
     var requests: [Request] { state.withLock { $0.requests } }
 
-    /// Stops accepting; connections open stay as they are.
+    /// Stops accepting; connections open stay as they are. The listening socket is closed by the
+    /// thread that accepts on it, once that has stopped: closed here, its descriptor could be given to
+    /// another test's new server before that thread's next `accept`, which would then take its requests.
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     private func acceptLoop() {
         while true {
             let connection = accept(listener, nil, nil)
-            guard connection >= 0 else { return }
+            if connection < 0 {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                close(listener)
+                return
+            }
             Thread { [self] in serve(connection) }.start()
         }
     }
