@@ -86,17 +86,9 @@ public struct Builder: Sendable {
 
         let coverageMemo = TextCoverageMemo(store: workspace.textCoverage, installedFonts: installedFonts)
         let planner = Planner(statCache: workspace.statCache, fonts: fonts, strict: request.strict, coverageMemo: coverageMemo)
-        let plans = await Self.plan(catalog.cards, planner: planner, pool: pool)
-        coverageMemo.keep()
-        let found = await Self.lookUp(plans, with: CacheLookUp(records: records, outputs: output), width: request.jobs)
-        let toRender = found.values.filter { $0.cached == nil }.sorted { $0.plan.card.index < $1.plan.card.index }
-        events(.planned(total: catalog.cards.count, toRender: toRender.count, failed: catalog.cards.count - found.count))
-        let rendered = try await renderAndStore(toRender, records: records, pool: pool,
-                                                changes: Task { Self.changes(of: toRender, since: output.manifestInPlace) },
-                                                cancellation: cancellation, events: events)
-        let outcomes = catalog.cards.map { card in
-            Self.outcome(of: card, planned: plans[card.id], found: found[card.id], rendered: rendered[card.id])
-        }
+        let outcomes = try await outcomes(of: catalog.cards, planner: planner, coverageMemo: coverageMemo,
+                                          records: records, output: output, pool: pool,
+                                          cancellation: cancellation, events: events)
 
         let (written, removed, manifestDigest, derived) = try await writer.replacingFiles {
             let written = try await Self.write(outcomes, with: writer, width: request.jobs)
@@ -149,39 +141,61 @@ public struct Builder: Sendable {
 
     // MARK: Stages
 
-    /// Stage 1: every card's plan, or why it cannot be built, on the worker pool.
-    static func plan(_ cards: [Card], planner: Planner, pool: WorkerPool) async -> [String: Result<CardPlan, CardFailure>] {
-        let planned = await pool.map(cards) { planner.plan($0) }
-        return Dictionary(zip(cards.map(\.id), planned.map { $0! }), uniquingKeysWith: { first, _ in first })
+    /// Stages 1 to 4: each card's outcome, in catalog order. The stages' tables, one slot per card,
+    /// are dropped on return, so the write stage holds only the outcomes.
+    private func outcomes(of cards: [Card], planner: Planner, coverageMemo: TextCoverageMemo, records: RecordCache,
+                          output: OutputFolder, pool: WorkerPool, cancellation: Cancellation,
+                          events: @escaping @Sendable (BuildEvent) -> Void) async throws -> [CardOutcome] {
+        let plans = await Self.plan(cards, planner: planner, pool: pool)
+        coverageMemo.keep()
+        let found = await Self.lookUp(plans, with: CacheLookUp(records: records, outputs: output), width: request.jobs)
+        let toRender = found.indices.filter { found[$0].map { $0.cached == nil } ?? false }
+        events(.planned(total: cards.count, toRender: toRender.count, failed: found.count { $0 == nil }))
+        let renderedCards = toRender.map { found[$0]! }
+        let rendered = try await renderAndStore(renderedCards, records: records, pool: pool,
+                                                changes: Task { Self.changes(of: renderedCards, since: output.manifestInPlace) },
+                                                cancellation: cancellation, events: events)
+        var renderedAt = [Result<RenderedOutcome, CardFailure>?](repeating: nil, count: cards.count)
+        for (position, result) in zip(toRender, rendered) {
+            renderedAt[position] = result
+        }
+        return cards.indices.map { Self.outcome(planned: plans[$0], found: found[$0], rendered: renderedAt[$0]) }
     }
 
-    /// Stage 2: what the cache holds of every planned card, `width` cards at a time.
-    static func lookUp(_ plans: [String: Result<CardPlan, CardFailure>], with lookUp: CacheLookUp,
-                       width: Int) async -> [String: CardLookUp] {
-        let planned = plans.values.compactMap { try? $0.get() }
-        let found = await planned.concurrentMap(width: width) { await lookUp.lookUp($0) }
-        return Dictionary(uniqueKeysWithValues: found.map { ($0.plan.card.id, $0) })
+    /// Stage 1: every card's plan, or why it cannot be built, on the worker pool; in the cards' order.
+    static func plan(_ cards: [Card], planner: Planner, pool: WorkerPool) async -> [Result<CardPlan, CardFailure>] {
+        await pool.map(cards) { planner.plan($0) }.map { $0! }
     }
 
-    /// Why each card to render is rendered, from the manifest in place (read only when there is one to render).
-    static func changes(of cards: [CardLookUp], since manifest: ManifestInPlace) -> [String: CardChange] {
-        guard !cards.isEmpty else { return [:] }
+    /// Stage 2: what the cache holds of every planned card, `width` cards at a time; in the plans'
+    /// order, nil where the plan failed.
+    static func lookUp(_ plans: [Result<CardPlan, CardFailure>], with lookUp: CacheLookUp,
+                       width: Int) async -> [CardLookUp?] {
+        await plans.concurrentMap(width: width) { planned -> CardLookUp? in
+            guard case .success(let plan) = planned else { return nil }
+            return await lookUp.lookUp(plan)
+        }
+    }
+
+    /// Why each card to render is rendered, in the cards' order, from the manifest in place (read
+    /// only when there is one to render).
+    static func changes(of cards: [CardLookUp], since manifest: ManifestInPlace) -> [CardChange] {
+        guard !cards.isEmpty else { return [] }
         let previous = Dictionary((manifest.manifest?.cards ?? []).map { ($0.id, $0) },
                                   uniquingKeysWith: { first, _ in first })
-        return Dictionary(uniqueKeysWithValues: cards.map { card in
-            let id = card.plan.card.id
-            return (id, previous[id].map { CardChange.between($0, and: card.plan, filesIn: nil) ?? .notCached } ?? .new)
-        })
+        return cards.map { card in
+            previous[card.plan.card.id].map { CardChange.between($0, and: card.plan, filesIn: nil) ?? .notCached } ?? .new
+        }
     }
 
     /// Stages 3 and 4: renders each card on the pool and stores it as soon as it is done, `jobs`
     /// cards at a time. A store that fails to write stops the build with that error; a card that
     /// fails is its own result. `changes` (which reads the manifest in place) runs meanwhile.
     private func renderAndStore(_ cards: [CardLookUp], records: RecordCache, pool: WorkerPool,
-                                changes: Task<[String: CardChange], Never>, cancellation: Cancellation,
+                                changes: Task<[CardChange], Never>, cancellation: Cancellation,
                                 events: @escaping @Sendable (BuildEvent) -> Void) async throws
-        -> [String: Result<RenderedOutcome, CardFailure>] {
-        guard !cards.isEmpty else { return [:] }
+        -> [Result<RenderedOutcome, CardFailure>] {
+        guard !cards.isEmpty else { return [] }
         // libvips starts (on this thread, before the workers use it) only when there is something to render.
         try Vips.start()
         Vips.setThreadsPerPipeline(Self.threadsPerPipeline(workers: min(request.jobs, cards.count)))
@@ -189,7 +203,8 @@ public struct Builder: Sendable {
         let storing = CardStoring(records: records)
         let stop = Cancellation(following: cancellation)
         let done = Counter()
-        let results = await cards.concurrentMap(width: request.jobs) { card -> RenderAttempt in
+        let results = await cards.indices.concurrentMap(width: request.jobs) { position -> RenderAttempt in
+            let card = cards[position]
             let clock = ContinuousClock.now
             let attempt: RenderAttempt
             do {
@@ -197,7 +212,7 @@ public struct Builder: Sendable {
                 let stored = try await storing.store(rendered)
                 attempt = RenderAttempt(.success(RenderedOutcome(
                     card: stored, stages: rendered.stages, seconds: (ContinuousClock.now - clock).seconds,
-                    change: await changes.value[card.plan.card.id] ?? .new)))
+                    change: await changes.value[position])))
             } catch {
                 if error is FileSystemError { stop.cancel() }
                 attempt = RenderAttempt(.failure(CardFailure(card: card.plan.card, error: error)), stoppedBy: error)
@@ -210,13 +225,13 @@ public struct Builder: Sendable {
         }
         for case let error as FileSystemError in results.map(\.error) { throw error }
         try cancellation.check()
-        return Dictionary(uniqueKeysWithValues: zip(cards, results).map { ($0.plan.card.id, $1.result) })
+        return results.map(\.result)
     }
 
-    /// The outcome of `card` from its stages' results.
-    static func outcome(of card: Card, planned: Result<CardPlan, CardFailure>?, found: CardLookUp?,
+    /// The outcome of a card from its stages' results.
+    static func outcome(planned: Result<CardPlan, CardFailure>, found: CardLookUp?,
                         rendered: Result<RenderedOutcome, CardFailure>?) -> CardOutcome {
-        if case .failure(let failure)? = planned { return .failed(failure, seconds: 0) }
+        if case .failure(let failure) = planned { return .failed(failure, seconds: 0) }
         if let cached = found?.cached { return .cached(cached) }
         guard let rendered else { preconditionFailure("every planned card is looked up, and rendered if the cache lacks it") }
         return CardOutcome(rendered, seconds: 0)
