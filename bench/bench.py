@@ -143,6 +143,7 @@ class Results:
     cold10k: Usage = None  # None in quick mode
     noop10k: tuple = None  # as noop1000; None in quick mode
     check10k: Usage = None  # `check` right after the cold build of 10,000 cards; None in quick mode
+    start: tuple = None     # process start: (libraries out of the page cache, in it, how many files)
 
 
 class Cardbake:
@@ -202,6 +203,34 @@ class Cardbake:
     def manifest(self):
         """The manifest of the last build."""
         return json.loads((self.output / "manifest.json").read_text())
+
+
+def shared_libraries(binary):
+    """The binary and every shared library it loads, as ldd lists them."""
+    listing = subprocess.run(["ldd", binary], check=True, capture_output=True, text=True).stdout
+    paths = [line.split("=>")[-1].split("(")[0].strip() for line in listing.splitlines()]
+    return [Path(binary)] + [Path(path) for path in paths if path.startswith("/")]
+
+
+def evict(paths):
+    """Drops the files' pages from the page cache (posix_fadvise DONTNEED: no root needed), as a
+    build that writes many gigabytes does to files it does not touch."""
+    for path in paths:
+        descriptor = os.open(path, os.O_RDONLY)
+        try:
+            os.posix_fadvise(descriptor, 0, 0, os.POSIX_FADV_DONTNEED)
+        finally:
+            os.close(descriptor)
+
+
+def process_start(binary, runs):
+    """The median Usage of `cardbake --version` with the binary and its shared libraries out of the
+    page cache, and in it: what any first command after a build that evicted them pays to start."""
+    progress(f"process start, {runs} run(s) each with the libraries out of the page cache and in it")
+    libraries = shared_libraries(binary)
+    command = [binary, "--version"]
+    cold = median_usage(runs, command, "start-cold", prepare=lambda: evict(libraries))
+    return cold, median_usage(runs, command, "start-warm"), len(libraries)
 
 
 def title_edits(build, runs):
@@ -456,6 +485,9 @@ def build_rows(r):
         rows += [usage_row("cold build, 10,000 cards (1 run)", r.cold10k, 10000),
                  usage_row("`check` right after the cold build, 10,000 cards (1 run)", r.check10k),
                  *noop_rows(r.noop10k, 10000)]
+    if r.start:
+        rows += [usage_row("process start (`cardbake --version`), libraries out of the page cache", r.start[0]),
+                 usage_row("process start (`cardbake --version`), libraries in the page cache", r.start[1])]
     return rows
 
 
@@ -495,6 +527,11 @@ def compose_report(r):
         "it has ended. The first `check` and no-op rebuild right after a cold build are timed "
         "apart: they are what a CI step or an edit loop runs next, and they must not read back "
         "the bitmaps the cold build has just written.",
+        *(["", f"Process start is `cardbake --version` with the binary and its {r.start[2] - 1} shared "
+               "libraries dropped from the page cache (`posix_fadvise`), then with them in it. The cold "
+               "build of 10,000 cards writes its bitmaps twice (cache and output folder), tens of "
+               "gigabytes, which drops them too: the first command after it pays the first figure on "
+               "top of its own work."] if r.start else []),
         "",
         f"## Formats, on {FORMAT_CARDS} of cardbake's 48 cards (per card, all scales)",
         "",
@@ -530,6 +567,7 @@ def main():
         measured.cold10k = build10k.cold(1, show_progress=True)
         measured.check10k = build10k.check()
         measured.noop10k = build10k.noop(RUNS)
+    measured.start = process_start(binary, max(RUNS, 3))
     report = compose_report(measured)
     print(report)
     results.write_section(RESULTS, "builds", report)
