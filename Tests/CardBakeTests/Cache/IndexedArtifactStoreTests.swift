@@ -106,13 +106,37 @@ struct IndexedArtifactStoreTests {
             let used = IndexedArtifactStore(base: base, loadingIndexFrom: file)
             _ = await used.actionResult(for: keys[1])
             try used.save(to: file)
-            #expect(IndexedArtifactStore.decodeEntries(try Data(contentsOf: file))?.keys.sorted() == [keys[1]])
+            #expect(IndexedArtifactStore.keys(inIndexAt: file) == [keys[1]])
 
             let unchanged = IndexedArtifactStore(base: base, loadingIndexFrom: file)
             _ = await unchanged.actionResult(for: keys[1])
             try FileManager.default.removeItem(at: file)
             try unchanged.save(to: file)
             #expect(!FileManager.default.fileExists(atPath: file.path))
+        }
+    }
+
+    @Test("Storing the record the index holds changes nothing; other bytes replace it, in memory and in the file")
+    func storesOverSavedRecords() async throws {
+        try await withTemporaryDirectory { directory in
+            let (file, base, store) = try await reopenedIndex(in: directory)
+            try await store.storeActionResult(Data("record 0".utf8), for: keys[0])
+            for key in keys.dropFirst() {
+                _ = await store.actionResult(for: key)
+            }
+            try FileManager.default.removeItem(at: file)
+            try store.save(to: file)
+            #expect(!FileManager.default.fileExists(atPath: file.path), "every entry used, none changed")
+
+            let replaced = Data("record 0, again".utf8)
+            try await store.storeActionResult(replaced, for: keys[0])
+            #expect(await store.actionResult(for: keys[0]) == replaced)
+            #expect(await store.actionResult(for: keys[1]) == Data("record 1".utf8))
+            try store.save(to: file)
+            let next = IndexedArtifactStore(base: base, loadingIndexFrom: file)
+            #expect(await next.actionResult(for: keys[0]) == replaced)
+            #expect(await next.actionResult(for: keys[2]) == Data("record 2".utf8))
+            #expect(base.lookups == 0)
         }
     }
 
