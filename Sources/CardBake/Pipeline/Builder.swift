@@ -6,7 +6,7 @@ import CardBakeRender
 import Foundation
 import Vips
 
-/// Runs a build as five stages, each a function of the previous stages' results, keyed by card id:
+/// Runs a build as five stages, each a function of the previous stages' results, one per card in catalog order:
 ///
 /// 1. plan: each card's inputs and keys, from content digests (no pixel decoded);
 /// 2. look up: what the cache holds of each card (records, and bitmaps present and intact);
