@@ -245,8 +245,10 @@ def title_edits(build, runs):
     card = document["cards"][EDITED_CARD]
     original = card["title"]
     usages, rendered, seconds = [], [], []
+    # New titles on every invocation: a rerun must not find them in the cache.
+    started = time.strftime("%H:%M:%S")
     for index in range(runs):
-        card["title"] = f"{original}, edited {index + 1}"
+        card["title"] = f"{original}, edited {index + 1} at {started}"
         edited.write_text(json.dumps(document, ensure_ascii=False))
         usages.append(run(build.command(edited), f"cardbake-edit-{build.size}-{index + 1}"))
         report = json.loads(build.report.read_text())["cards"]

@@ -74,8 +74,10 @@ def measure(binary, runs):
             wait_for(lambda: build.report.exists() and manifest.names(document["cards"][EDITED_CARD]["title"]),
                      "the first build never finished")
             latencies, renders = [], []
+            # New titles on every invocation: a rerun must not find them in the cache.
+            started = time.strftime("%H:%M:%S")
             for index in range(runs):
-                title = f"{document['cards'][EDITED_CARD]['title']}, watched {index + 1}"
+                title = f"{document['cards'][EDITED_CARD]['title']}, watched {index + 1} at {started}"
                 document["cards"][EDITED_CARD]["title"] = title
                 saved = catalog.with_suffix(".json.new")
                 saved.write_text(json.dumps(document, ensure_ascii=False))
