@@ -477,9 +477,9 @@ def noop_rows(noop, cards):
 
 def build_rows(r):
     """The rows of cardbake's larger and incremental builds, for Results r."""
-    rows = [usage_row("cold build, 20 cards (1 run)", r.cold20, 20),
+    rows = [usage_row("cold build, 20 cards", r.cold20, 20),
             usage_row("cold build, 100 cards", r.cold100, 100),
-            usage_row("cold build, 200 cards (1 run)", r.cold200, 200),
+            usage_row("cold build, 200 cards", r.cold200, 200),
             usage_row("cold build, 1,000 cards", r.cold1000, 1000),
             *noop_rows(r.noop1000, 1000),
             usage_row("one title edited, 1,000 cards", r.edit)]
@@ -562,8 +562,8 @@ def main():
     noop1000 = build1000.noop(RUNS)
     measured = Results(version, png, geometry, cardbake48, peer_usages, formats, cold100, cold1000,
                        noop1000, *title_edits(build1000, RUNS))
-    measured.cold20 = Cardbake(binary, 20).cold(1)
-    measured.cold200 = Cardbake(binary, 200).cold(1)
+    measured.cold20 = Cardbake(binary, 20).cold(RUNS)
+    measured.cold200 = Cardbake(binary, 200).cold(RUNS)
     if not QUICK:
         build10k = Cardbake(binary, 10000)
         measured.cold10k = build10k.cold(1, show_progress=True)
