@@ -27,6 +27,8 @@ public struct DiskArtifactStore: ArtifactStoring {
     /// False for a store opened only to read: it creates nothing and leaves damaged entries in place.
     private let writable: Bool
     private let verified = VerifiedBlobs()
+    /// Blobs read or written leave the page cache once they exceed it.
+    private let pageCache = PageCacheBudget.bitmaps
 
     /// Opens the store in `root`, creating the directory and its `VERSION` file if missing.
     ///
@@ -77,6 +79,7 @@ public struct DiskArtifactStore: ArtifactStoring {
         let path = blobURL(for: digest).fileSystemPath
         guard let file = try? ReadableFile(path: path), let status = try? file.status(),
               let entry = try? file.readToEnd() else { return nil }
+        pageCache.cached(path, bytes: entry.count)
         // A blob this process just hashed (looking it up or storing it), unchanged since, is not hashed again.
         guard verified.take(digest, as: status) || ContentDigest.sha256(entry) == digest else {
             discard(path)
@@ -89,6 +92,7 @@ public struct DiskArtifactStore: ArtifactStoring {
         let path = blobURL(for: digest).fileSystemPath
         guard let file = try? ReadableFile(path: path), let status = try? file.status(),
               let found = try? ContentDigest.sha256(of: file) else { return false }
+        pageCache.cached(path, bytes: Int(status.size))
         guard found == digest else {
             discard(path)
             return false
@@ -107,6 +111,7 @@ public struct DiskArtifactStore: ArtifactStoring {
     public func storeBlob(_ data: Data, hashedAs digest: ContentDigest) throws {
         let url = blobURL(for: digest)
         try writeEntry(data, to: url)
+        pageCache.cached(url.fileSystemPath, bytes: data.count)
         if let status = try? FileStatus(path: url.fileSystemPath) {
             verified.note(digest, as: status)
         }

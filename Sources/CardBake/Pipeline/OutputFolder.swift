@@ -70,6 +70,7 @@ struct OutputFolder: Sendable {
         try journal.begin()
         try backup?.keep(file)
         try AtomicFileWriter.write(bytes, to: URL(fileURLWithPath: path(of: file)))
+        PageCacheBudget.bitmaps.cached(path(of: file), bytes: bytes.count)
         try statCache.record(digest, forFileAtPath: path(of: file))
     }
 
