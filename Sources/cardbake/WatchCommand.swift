@@ -26,6 +26,8 @@ struct WatchCommand: AsyncParsableCommand {
         let builds = BuildRun(options: options, console: console, interruption: interruption)
         var inputs: Set<URL> = [options.location.catalogURL.standardizedFileURL]
         var watcher = FileWatcher(files: inputs)
+        // A first build up to date as a whole starts neither libvips nor Pango: the first edit's rebuild would wait for both.
+        Task.detached(priority: .utility) { Builder.warmUp() }
         while true {
             let read = try await buildReportingErrors(builds, console: console) ?? inputs
             if read != inputs {

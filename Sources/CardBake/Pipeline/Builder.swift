@@ -32,6 +32,14 @@ public struct Builder: Sendable {
         self.request = request
     }
 
+    /// Starts libvips and lays out a line of text, the two things a build found up to date as a whole
+    /// never does, so that the next build that renders (an edit loop's first) does not wait for them.
+    /// Failures are left for that build to report.
+    public static func warmUp() {
+        try? Vips.start()
+        _ = try? TextCoverage.layOut("Aa", family: "sans-serif", size: 12)
+    }
+
     /// Builds the catalog, holding the output and cache folders locked against other cardbake
     /// processes from planning to the end. Throws ``CatalogError`` when the catalog does not validate
     /// (nothing is rendered), ``BuildCancelled`` when cancelled, ``LockTimeout`` when another process

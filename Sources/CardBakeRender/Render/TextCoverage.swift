@@ -24,7 +24,7 @@ package struct TextCoverage: Sendable, Hashable {
 
     /// The files and missing characters of `text` laid out in `family` at `size` points; the files
     /// not yet digested.
-    static func layOut(_ text: String, family: String, size: Double) throws(RenderError) -> (files: [URL], missing: [Unicode.Scalar]) {
+    package static func layOut(_ text: String, family: String, size: Double) throws(RenderError) -> (files: [URL], missing: [Unicode.Scalar]) {
         var coverage = ctext_coverage()
         var error: UnsafeMutablePointer<CChar>?
         guard ctext_coverage_of(text, family, size, &coverage, &error) == 0 else {
