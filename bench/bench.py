@@ -532,8 +532,9 @@ def compose_report(r):
         *(["", f"Process start is `cardbake --version` with the binary and its {r.start[2] - 1} shared "
                "libraries dropped from the page cache (`posix_fadvise`), then with them in it. The cold "
                "build of 10,000 cards writes its bitmaps twice (cache and output folder), tens of "
-               "gigabytes, which drops them too: the first command after it pays the first figure on "
-               "top of its own work."] if r.start else []),
+               "gigabytes, more than the machine's memory: a first command that found its libraries "
+               "dropped by those writes would pay the first figure on top of its own work (cardbake "
+               "keeps its bitmaps within a page-cache budget so that they are not)."] if r.start else []),
         "",
         f"## Formats, on {FORMAT_CARDS} of cardbake's 48 cards (per card, all scales)",
         "",
