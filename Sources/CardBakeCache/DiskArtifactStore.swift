@@ -27,7 +27,7 @@ public struct DiskArtifactStore: ArtifactStoring {
     /// False for a store opened only to read: it creates nothing and leaves damaged entries in place.
     private let writable: Bool
     private let verified = VerifiedBlobs()
-    /// Blobs read or written leave the page cache once they exceed it.
+    /// Notes each blob read or written: the oldest leave the page cache once they exceed its budget.
     private let pageCache = PageCacheBudget.bitmaps
 
     /// Opens the store in `root`, creating the directory and its `VERSION` file if missing.

@@ -16,10 +16,15 @@ import Synchronization
 ///
 /// The file is read when the index is first used, and ``savedActionResult(for:)`` answers one key
 /// from it without building the index: a build found up to date as a whole needs no other entry.
+///
+/// The records this build adds (stored, kept, or found in the underlying store) wait for the save in a
+/// ``SpoolFile`` beside the index's file, with only their places in memory: a cold build of a large
+/// catalog adds several per card, and holding them would make its memory grow with the catalog.
 package final class IndexedArtifactStore: ArtifactStoring {
     private let base: any ArtifactStoring
     private let file: URL?
     private let index = Mutex(Index.unread)
+    private let added = Mutex(AddedRecords())
     private let use = Mutex(Use())
 
     /// The index as far as this build has needed it. The file is read once: a build that probed one key
@@ -74,12 +79,12 @@ package final class IndexedArtifactStore: ArtifactStoring {
 
     package func actionResult(for key: ContentDigest) async -> Data? {
         let found: Data?
-        if let indexed = withIndex({ $0.value(for: key) }) {
+        if let indexed = indexedActionResult(for: key) {
             found = indexed
         } else {
             found = await base.actionResult(for: key)
             if let found {
-                withIndex { $0.set(found, for: key) }
+                keepInIndex(found, for: key)
             }
         }
         use.withLock { $0.actionResultLookedUp(found: found != nil) }
@@ -88,7 +93,7 @@ package final class IndexedArtifactStore: ArtifactStoring {
 
     package func storeActionResult(_ record: Data, for key: ContentDigest) async throws {
         try await base.storeActionResult(record, for: key)
-        withIndex { $0.set(record, for: key) }
+        keepInIndex(record, for: key)
     }
 
     package func blob(_ digest: ContentDigest) async -> Data? {
@@ -113,19 +118,25 @@ package final class IndexedArtifactStore: ArtifactStoring {
     /// The action result under `key` when the index holds it, without asking the underlying store:
     /// for a caller that cannot wait for a disk or a network.
     package func indexedActionResult(for key: ContentDigest) -> Data? {
-        withIndex { $0.value(for: key) }
+        withIndex { $0.value(for: key) } ?? added.withLock { $0.record(for: key) }
     }
 
     /// Keeps `record` under `key` in the index alone, without waiting: it is saved with the index but
     /// not written to the underlying store.
     package func keepInIndex(_ record: Data, for key: ContentDigest) {
-        withIndex { $0.set(record, for: key) }
+        // A record the saved index holds is only marked used. Any other goes to the spool when there is
+        // a file to save the index in, and a key lives in one place or the other.
+        if withIndex({ $0.value(for: key, if: { $0 == record }) }) != nil { return }
+        let spooled = added.withLock { $0.add(record, for: key, besideIndexAt: file) }
+        withIndex { entries in
+            if spooled { entries.remove(key) } else { entries.set(record, for: key) }
+        }
     }
 
     /// The entries this build used so far: action results looked up (found) or stored, and blobs
     /// read, found or stored.
     package var usedEntries: Set<CacheEntryID> {
-        let keys = withIndex { $0.usedKeys }
+        let keys = withIndex { $0.usedKeys }.union(added.withLock { $0.keys })
         let blobs = use.withLock { $0.blobs }
         return Set(keys.map { CacheEntryID(.actionResult, $0) }).union(blobs.map { CacheEntryID(.blob, $0) })
     }
@@ -143,8 +154,52 @@ package final class IndexedArtifactStore: ArtifactStoring {
             return entries.pendingSave()
         }
         guard let pending else { return }
-        try AtomicFileWriter.write(Self.encode(pending.entries), to: file)
+        try added.withLock { added in
+            let keys = (Array(pending.entries.keys) + added.keys).sorted()
+            let output = try DigestingFile(replacing: file)
+            try Self.writeEntries(keys, record: { try pending.entries[$0] ?? added.spooledRecord(for: $0) },
+                                  to: output.append)
+            try output.append(output.digest.bytes)
+            try output.commit()
+        }
         withIndex { $0.saved(pending.generation) }
+    }
+}
+
+/// The records a build added to the index, in a ``SpoolFile`` beside the index's file (made when the
+/// first comes), with their places in memory; none when there is no file to save the index in.
+private struct AddedRecords {
+    private var spool: SpoolFile?
+    private var places: [ContentDigest: Place] = [:]
+
+    private struct Place {
+        let offset: Int64
+        let count: Int
+    }
+
+    var keys: [ContentDigest] { Array(places.keys) }
+
+    /// Writes `record` to the spool; false, keeping nothing, when there is no index file or no spool can be made.
+    mutating func add(_ record: Data, for key: ContentDigest, besideIndexAt file: URL?) -> Bool {
+        guard let file else { return false }
+        if spool == nil {
+            spool = try? SpoolFile(in: file.deletingLastPathComponent())
+        }
+        guard let spool, let offset = try? spool.append(record) else { return false }
+        places[key] = Place(offset: offset, count: record.count)
+        return true
+    }
+
+    /// The record under `key`, if this build added one and it can be read back.
+    func record(for key: ContentDigest) -> Data? {
+        guard places[key] != nil else { return nil }
+        return try? spooledRecord(for: key)
+    }
+
+    /// The record under `key`, one of ``keys``; throws ``FileSystemError`` when it cannot be read back.
+    func spooledRecord(for key: ContentDigest) throws -> Data {
+        guard let place = places[key], let spool else { preconditionFailure("\(key) was not added") }
+        return try spool.read(count: place.count, at: place.offset)
     }
 }
 
@@ -219,15 +274,25 @@ extension IndexedArtifactStore {
     private static let header = Array("cardbake-ac-index 1\n".utf8)
 
     package static func encode(_ entries: [ContentDigest: Data]) -> Data {
-        var bytes = header
-        bytes.reserveCapacity(header.count + 4 + entries.values.reduce(0) { $0 + 36 + $1.count } + 32)
-        bytes.appendBigEndian(UInt32(entries.count))
-        for (key, record) in entries.sorted(by: { $0.key < $1.key }) {
-            bytes.append(contentsOf: key.bytes)
-            bytes.appendBigEndian(UInt32(record.count))
-            bytes.append(contentsOf: record)
+        var bytes = Data()
+        writeEntries(entries.keys.sorted(), record: { entries[$0]! }, to: { bytes.append($0) })
+        return bytes.appendingChecksum()
+    }
+
+    /// Hands `sink` an index file a piece at a time, all but its checksum: the header, then the entry
+    /// of each of `keys` (in increasing order) with its `record`.
+    private static func writeEntries(_ keys: [ContentDigest], record: (ContentDigest) throws -> Data,
+                                     to sink: (Data) throws -> Void) rethrows {
+        var start = header
+        start.appendBigEndian(UInt32(keys.count))
+        try sink(Data(start))
+        for key in keys {
+            let bytes = try record(key)
+            var head = key.bytes
+            head.appendBigEndian(UInt32(bytes.count))
+            try sink(Data(head))
+            try sink(bytes)
         }
-        return Data(bytes).appendingChecksum()
     }
 
     /// The entries of an index file; nil if it is not one, of this version, intact.

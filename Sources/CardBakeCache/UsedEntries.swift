@@ -51,6 +51,15 @@ package struct UsedEntries<Key: Hashable, Value: Equatable> {
         }
     }
 
+    /// Forgets the entry for `key`, whose value is now kept elsewhere; counts as a change, so the
+    /// next save happens even when no entry was removed.
+    package mutating func remove(_ key: Key) {
+        if let slot = entries.removeValue(forKey: key), slot.used {
+            usedCount -= 1
+        }
+        generation += 1
+    }
+
     private mutating func markUsed(at index: Dictionary<Key, Slot>.Index) {
         if !entries.values[index].used {
             entries.values[index].used = true

@@ -140,6 +140,36 @@ struct IndexedArtifactStoreTests {
         }
     }
 
+    @Test("Records a build adds wait in a spool with no name in the cache folder, answer lookups, and are saved")
+    func spoolsAddedRecords() async throws {
+        try await withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("ac-index")
+            let base = CountingStore()
+            let store = IndexedArtifactStore(base: base, loadingIndexFrom: file)
+            for (index, key) in keys.enumerated() {
+                try await store.storeActionResult(Data("record \(index)".utf8), for: key)
+            }
+            let kept = ContentDigest.sha256(Data("kept".utf8))
+            store.keepInIndex(Data("kept record".utf8), for: kept)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+            for (index, key) in keys.enumerated() {
+                #expect(await store.actionResult(for: key) == Data("record \(index)".utf8))
+            }
+            #expect(store.indexedActionResult(for: kept) == Data("kept record".utf8))
+            #expect(base.lookups == 0, "answered from the spool")
+            #expect(store.usedEntries.count == keys.count + 1)
+
+            try store.save(to: file)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["ac-index"])
+            let next = IndexedArtifactStore(base: base, loadingIndexFrom: file)
+            for (index, key) in keys.enumerated() {
+                #expect(await next.actionResult(for: key) == Data("record \(index)".utf8))
+            }
+            #expect(next.indexedActionResult(for: kept) == Data("kept record".utf8))
+            #expect(base.lookups == 0)
+        }
+    }
+
     @Test("A damaged or foreign index is ignored whole: every lookup goes to the store", arguments: [0, 25, -1])
     func damagedIndexIsIgnored(flippedByte: Int) async throws {
         try await withTemporaryDirectory { directory in

@@ -40,4 +40,18 @@ struct UsedEntriesTests {
         table.saved(pending.generation)
         #expect(table.pendingSave() == nil)
     }
+
+    @Test("Removing an entry (kept elsewhere) drops it from the save and counts as a change")
+    func removeCountsAsChange() throws {
+        var table = UsedEntries(loaded: ["a": 1, "b": 2])
+        #expect(table.value(for: "a") == 1)
+        #expect(table.value(for: "b") == 2)
+        #expect(table.pendingSave() == nil)
+        table.remove("c")
+        #expect(table.pendingSave()?.entries == ["a": 1, "b": 2], "the saved file gains what is kept elsewhere")
+        table.remove("b")
+        #expect(!table.contains("b"))
+        #expect(table.usedKeys == ["a"])
+        #expect(table.pendingSave()?.entries == ["a": 1])
+    }
 }

@@ -60,13 +60,6 @@ struct PageCacheBudgetTests {
         }
     }
 
-    @Test("Dropping a file that is gone does nothing")
-    func dropsMissingFile() throws {
-        try withTemporaryDirectory { directory in
-            PageCacheBudget.dropFromPageCache(directory.appendingPathComponent("gone").path)
-        }
-    }
-
     /// How many of the file's pages are in the page cache (`mincore(2)`), and how many it has.
     private func residentPages(of path: String) throws -> (resident: Int, total: Int) {
         let descriptor = open(path, O_RDONLY)
