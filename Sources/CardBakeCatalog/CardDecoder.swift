@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Reads the cards of a catalog, checking each card and that ids are unique.
 package struct CardDecoder {
     package static let cardKeys = ["id", "image", "title", "description", "style"]
@@ -10,26 +12,52 @@ package struct CardDecoder {
     package var catalogStyle: CardStyle { sharedCatalogStyle.style }
     /// Applied over a card's own `style` block.
     package let overrides: StyleOverrides
-    /// Where each id was first used, to report repeats.
-    private var firstIndexByID: [String: Int] = [:]
+    /// How many cards one thread reads at a time.
+    private let shareSize: Int
 
-    package init(reader: SchemaReader, catalogStyle: CardStyle, overrides: StyleOverrides, cardCount: Int) {
+    package init(reader: SchemaReader, catalogStyle: CardStyle, overrides: StyleOverrides, shareSize: Int = 512) {
         self.reader = reader
         sharedCatalogStyle = SharedCardStyle(catalogStyle)
         self.overrides = overrides
-        firstIndexByID.reserveCapacity(cardCount)
+        self.shareSize = max(1, shareSize)
     }
 
-    /// The card at `cards[index]`, or nil after reporting its problems.
-    package mutating func decode(_ node: SchemaReader.Node, index: Int) -> Card? {
-        var reader = reader
-        // Known before reading anything, so that every problem of the card can name it.
-        if case .string(let id)? = node.value["id"]?.kind, CardIDRule.problem(with: id) == nil {
-            reader.cardID = id
+    /// The cards that are valid, in order, after reporting the problems of the others. The ids are
+    /// checked first, in order (``uniqueIDs(of:)``); then the cards are read in shares of a few
+    /// hundred on every CPU, each share reporting to a log of its own, merged into the reader's after.
+    package func decode(_ cards: [SchemaReader.Node]) -> [Card] {
+        let ids = uniqueIDs(of: cards)
+        let shares = cards.count / shareSize + (cards.count % shareSize == 0 ? 0 : 1)
+        guard shares > 1 else {
+            return cards.indices.compactMap { decode(cards[$0], index: $0, id: ids[$0], reader: reader) }
         }
+        // Each share reads only what it is given and writes only its own slot and log.
+        nonisolated(unsafe) let decoder = self
+        nonisolated(unsafe) let cards = cards
+        let size = shareSize
+        var decoded = [(cards: [Card], log: ProblemLog)?](repeating: nil, count: shares)
+        decoded.withUnsafeMutableBufferPointer { results in
+            nonisolated(unsafe) let results = results
+            DispatchQueue.concurrentPerform(iterations: shares) { share in
+                let reader = SchemaReader(log: ProblemLog(), paths: decoder.reader.paths)
+                let range = share * size..<min(cards.count, (share + 1) * size)
+                results[share] = (range.compactMap { decoder.decode(cards[$0], index: $0, id: ids[$0], reader: reader) },
+                                  reader.log)
+            }
+        }
+        return decoded.flatMap { share in
+            reader.log.append(contentsOf: share!.log)
+            return share!.cards
+        }
+    }
+
+    /// The card at `cards[index]`, whose id `uniqueIDs` found valid and unique (nil when it was not),
+    /// or nil after reporting its problems to `reader`.
+    private func decode(_ node: SchemaReader.Node, index: Int, id: String?, reader: SchemaReader) -> Card? {
+        var reader = reader
+        reader.cardID = Self.namingID(of: node)
         let problemsBefore = reader.log.count
         guard let fields = reader.object(node, keys: Self.cardKeys, required: Self.requiredKeys) else { return nil }
-        let id = uniqueID(fields["id"], index: index, reader: reader)
         let image = reader.filePath(fields["image"])
         let title = reader.text(fields["title"], rule: .title)
         let description = reader.text(fields["description"], rule: .description)
@@ -40,18 +68,34 @@ package struct CardDecoder {
         return Card(id: id, image: image, title: title, description: description, sharing: style, index: index)
     }
 
-    /// A valid id not used by an earlier card.
-    private mutating func uniqueID(_ node: SchemaReader.Node?, index: Int, reader: SchemaReader) -> String? {
-        guard let node, let id = reader.string(node, expected: CardIDRule.allowed) else { return nil }
-        if let problem = CardIDRule.problem(with: id) {
-            reader.report(problem, at: node)
-            return nil
+    /// Each card's id when it is valid and not used by an earlier card, nil for the others after
+    /// reporting why (an id that is missing, or a card that is not an object, is reported with the card's keys).
+    private func uniqueIDs(of cards: [SchemaReader.Node]) -> [String?] {
+        var firstIndexByID: [String: Int] = [:]
+        firstIndexByID.reserveCapacity(cards.count)
+        return cards.enumerated().map { index, node -> String? in
+            guard let idValue = node.value["id"] else { return nil }
+            let idNode = SchemaReader.Node(value: idValue, path: node.path.appending(key: "id"))
+            var reader = reader
+            reader.cardID = Self.namingID(of: node)
+            guard let id = reader.string(idNode, expected: CardIDRule.allowed) else { return nil }
+            if let problem = CardIDRule.problem(with: id) {
+                reader.report(problem, at: idNode)
+                return nil
+            }
+            if let first = firstIndexByID[id] {
+                reader.report("duplicate id \(MessageText.quoted(id)); first used by cards[\(first)]; each card needs its own id.", at: idNode)
+                return nil
+            }
+            firstIndexByID[id] = index
+            return id
         }
-        if let first = firstIndexByID[id] {
-            reader.report("duplicate id \(MessageText.quoted(id)); first used by cards[\(first)]; each card needs its own id.", at: node)
-            return nil
-        }
-        firstIndexByID[id] = index
+    }
+
+    /// The id that names the card in its problems: its `id` when that follows the rule, even if an
+    /// earlier card has it too. Known before reading anything, so that every problem of the card can name it.
+    private static func namingID(of node: SchemaReader.Node) -> String? {
+        guard case .string(let id)? = node.value["id"]?.kind, CardIDRule.problem(with: id) == nil else { return nil }
         return id
     }
 }

@@ -36,7 +36,6 @@ package struct CatalogDecoder {
 
     private func cards(_ node: SchemaReader.Node, style: CardStyle) -> [Card] {
         guard let elements = reader.array(node, expected: "an array of card objects") else { return [] }
-        var decoder = CardDecoder(reader: reader, catalogStyle: style, overrides: overrides, cardCount: elements.count)
-        return elements.enumerated().compactMap { index, element in decoder.decode(element, index: index) }
+        return CardDecoder(reader: reader, catalogStyle: style, overrides: overrides).decode(elements)
     }
 }

@@ -8,6 +8,11 @@ package final class ProblemLog {
         entries.append((position, CatalogProblem(path: path.description, cardID: cardID, message: message)))
     }
 
+    /// Adds `other`'s problems after these, in its order.
+    package func append(contentsOf other: ProblemLog) {
+        entries.append(contentsOf: other.entries)
+    }
+
     /// The problems ordered by where they are in the document; problems at the same place keep report order.
     package var problemsInDocumentOrder: [CatalogProblem] {
         entries.enumerated()

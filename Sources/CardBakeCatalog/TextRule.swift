@@ -25,14 +25,8 @@ package struct TextRule: Sendable {
     package func problem(with text: String) -> String? {
         // Control characters are single UTF-8 bytes, and each scalar has exactly one byte that is not a
         // continuation byte (10xxxxxx), so scanning bytes is enough and much faster than decoding scalars.
-        var length = 0
-        var firstControl: (byte: UInt8, position: Int)?
-        for byte in text.utf8 where byte & 0xC0 != 0x80 {
-            length += 1
-            if firstControl == nil, isForbidden(byte) {
-                firstControl = (byte, length)
-            }
-        }
+        var text = text
+        let (length, firstControl) = text.withUTF8(scan)
         if length == 0, !allowsEmpty {
             return "the string is empty; allowed: \(allowed)."
         }
@@ -43,6 +37,20 @@ package struct TextRule: Sendable {
             return "contains the control character \(MessageText.describe(Unicode.Scalar(byte))) at character \(position); allowed: \(allowed)."
         }
         return nil
+    }
+
+    /// The number of scalars in `bytes` (UTF-8), and its first forbidden control character with its
+    /// position counted from 1.
+    private func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> (length: Int, firstControl: (byte: UInt8, position: Int)?) {
+        var length = 0
+        var firstControl: (byte: UInt8, position: Int)?
+        for byte in bytes where byte & 0xC0 != 0x80 {
+            length += 1
+            if firstControl == nil, isForbidden(byte) {
+                firstControl = (byte, length)
+            }
+        }
+        return (length, firstControl)
     }
 
     private func isForbidden(_ byte: UInt8) -> Bool {

@@ -47,4 +47,34 @@ import Testing
                            message: "0 is out of range; allowed: a number from 1 to 2048."),
         ])
     }
+
+    @Test("Cards read a share at a time on several threads give the problems and cards of one reading in order")
+    func sharesReadInParallelMatchOneReading() throws {
+        var cards = (0..<2_000).map { #"{"id": "card-\#($0)", "image": "images/\#($0).png", "title": "Card \#($0)", "description": "."}"# }
+        cards[2] = #"{"id": "Card 2", "image": "images/2.png", "title": "A\u0007", "description": "."}"#
+        cards[700] = #"{"id": "card-700", "image": "", "title": "Card 700", "description": "."}"#
+        cards[1_200] = #""card-1200""#
+        cards[1_500] = #"{"id": "card-10", "image": "images/1500.png", "title": "Card 1500", "description": "."}"#
+        cards[1_800] = #"{"id": "card-1800", "title": "Card 1800", "description": ".", "colour": "red"}"#
+        cards[1_999] = #"{"id": 1999, "image": "images/1999.png", "title": "Card 1999", "description": "."}"#
+        let root = try JSONDocument.parse(Data(("[" + cards.joined(separator: ",\n") + "]").utf8))
+
+        func read(shareSize: Int) -> (cards: [Card], problems: [CatalogProblem]) {
+            let reader = SchemaReader(log: ProblemLog(), paths: CatalogPathResolver(catalogFile: URL(filePath: "/c/catalog.json")))
+            let nodes = reader.array(SchemaReader.Node(value: root, path: .root), expected: "cards")!
+            let decoded = CardDecoder(reader: reader, catalogStyle: CardStyle(), overrides: StyleOverrides(),
+                                      shareSize: shareSize).decode(nodes)
+            return (decoded, reader.log.problemsInDocumentOrder)
+        }
+        let inShares = read(shareSize: 300)
+        let inOrder = read(shareSize: .max)
+        #expect(inShares.problems == inOrder.problems)
+        #expect(inShares.cards == inOrder.cards)
+        #expect(inShares.cards.count == 2_000 - 6)
+        #expect(inShares.problems.map(\.path) == ["[2].id", "[2].title", "[700].image", "[1200]", "[1500].id", "[1800]",
+                                                   "[1800].colour", "[1999].id"])
+        #expect(inShares.problems[4] == CatalogProblem(
+            path: "[1500].id", cardID: "card-10",
+            message: #"duplicate id "card-10"; first used by cards[10]; each card needs its own id."#))
+    }
 }
