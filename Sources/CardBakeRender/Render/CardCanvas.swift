@@ -8,7 +8,8 @@ import Vips
 /// every layer over the whole card; a card's layers are small or sparse (text, hairlines, the
 /// gradient over half the photo), so painting only their rectangles is several times cheaper.
 ///
-/// Layers are collected by ``draw(_:)`` and painted by ``bitmap()`` a band of rows at a time, each
+/// Layers are read by ``draw(_:)`` (which keeps their pixels, not their libvips images) and painted
+/// by ``bitmap()`` a band of rows at a time, each
 /// band rounded into the 8-bit result as soon as it is done: a worker holds one band of floats, not
 /// a float copy of the whole card (18 MB at 3x), so the build's peak memory does not hang on how
 /// many workers happen to paint at once. Every pixel sees the same operations in the same order
@@ -40,7 +41,8 @@ package struct CardCanvas {
         // Read in the layer's own sample type: an 8-bit photo or mask is a quarter of its float copy.
         let samples: LayerPixels.Samples = image.format == UInt8.bandFormat
             ? .bytes(try image.pixels(as: UInt8.self)) : .floats(try image.pixels(as: Float.self))
-        layers.append(LayerPixels(layer: layer, samples: samples, columns: columns, rows: rows))
+        layers.append(LayerPixels(samples: samples, width: image.width, bands: image.bands, color: layer.color,
+                                  x: layer.x, y: layer.y, columns: columns, rows: rows))
     }
 
     /// The painted card as an 8-bit sRGB image: every sample rounded to the nearest integer (ties
@@ -87,8 +89,8 @@ package struct CardCanvas {
 
     private func paint<Sample: CanvasSample>(_ layer: LayerPixels, samples source: [Sample], rows: Range<Int>,
                                              bandStart: Int, into canvas: UnsafeMutableBufferPointer<Float>) {
-        let (columns, x, y, color) = (layer.columns, layer.layer.x, layer.layer.y, layer.layer.color)
-        let (layerWidth, bands) = (layer.layer.image.width, layer.layer.image.bands)
+        let (columns, x, y, color) = (layer.columns, layer.x, layer.y, layer.color)
+        let (layerWidth, bands) = (layer.width, layer.bands)
         source.withUnsafeBufferPointer { source in
             for row in rows {
                 let canvasRow = ((row - bandStart) * width + columns.lowerBound) * 3
@@ -141,15 +143,21 @@ package struct CardCanvas {
     }
 }
 
-/// A layer drawn on a canvas: its pixels, read once, and the part of the canvas it covers.
+/// A layer drawn on a canvas: its pixels, read once, what they paint and where, and the part of the
+/// canvas it covers. It does not keep the layer's libvips image, which can go once drawn.
 private struct LayerPixels {
     enum Samples {
         case bytes([UInt8])
         case floats([Float])
     }
 
-    let layer: CompositeLayer
     let samples: Samples
+    let width: Int
+    let bands: Int
+    /// The colour a one-band mask paints; nil for RGB or RGBA samples.
+    let color: CardColor?
+    let x: Int
+    let y: Int
     let columns: Range<Int>
     let rows: Range<Int>
 }

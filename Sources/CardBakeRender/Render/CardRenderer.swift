@@ -23,15 +23,19 @@ package struct CardRenderer {
     package func render(source: VipsImage, background: BackgroundImage, scale: Int) throws -> VipsImage {
         let card = layout.card.pixels(atScale: scale)
         let feature = layout.feature.pixels(atScale: scale)
-        var layers = [CompositeLayer(image: try featureImage(from: source, frame: feature), x: 0, y: 0)]
-        if let gradient = try gradientLayer(feature: feature, scale: scale) {
-            layers.append(gradient)
-        }
-        layers += try title.layers(atScale: scale)
-        layers += try description.layers(atScale: scale)
-        layers += try borderLayers(card: card, scale: scale)
         var canvas = CardCanvas(background: background, width: card.width, height: card.height)
-        for layer in layers {
+        // Each layer is made and drawn in turn, so its libvips image (a text mask, a blurred shadow)
+        // is freed once the canvas has read it, rather than every layer's being held until the end.
+        try canvas.draw(CompositeLayer(image: try featureImage(from: source, frame: feature), x: 0, y: 0))
+        if let gradient = try gradientLayer(feature: feature, scale: scale) {
+            try canvas.draw(gradient)
+        }
+        for label in [title, description] {
+            for layer in try label.layers(atScale: scale) {
+                try canvas.draw(layer)
+            }
+        }
+        for layer in try borderLayers(card: card, scale: scale) {
             try canvas.draw(layer)
         }
         return try canvas.bitmap()
