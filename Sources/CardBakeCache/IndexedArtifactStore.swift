@@ -185,7 +185,11 @@ private struct AddedRecords {
         if spool == nil {
             spool = try? SpoolFile(in: file.deletingLastPathComponent())
         }
-        guard let spool, let offset = try? spool.append(record) else { return false }
+        guard let spool, let offset = try? spool.append(record) else {
+            // The caller keeps the record in memory instead: the key must not stay here too.
+            places[key] = nil
+            return false
+        }
         places[key] = Place(offset: offset, count: record.count)
         return true
     }
