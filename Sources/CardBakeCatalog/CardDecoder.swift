@@ -51,11 +51,11 @@ package struct CardDecoder {
         }
     }
 
-    /// The card at `cards[index]`, whose id `uniqueIDs` found valid and unique (nil when it was not),
-    /// or nil after reporting its problems to `reader`.
-    private func decode(_ node: SchemaReader.Node, index: Int, id: String?, reader: SchemaReader) -> Card? {
+    /// The card at `cards[index]` with its id as ``uniqueIDs(of:)`` found it, or nil after reporting
+    /// its problems to `reader`.
+    private func decode(_ node: SchemaReader.Node, index: Int, id: CardID, reader: SchemaReader) -> Card? {
         var reader = reader
-        reader.cardID = Self.namingID(of: node)
+        reader.cardID = id.naming
         let problemsBefore = reader.log.count
         guard let fields = reader.object(node, keys: Self.cardKeys, required: Self.requiredKeys) else { return nil }
         let image = reader.filePath(fields["image"])
@@ -64,38 +64,46 @@ package struct CardDecoder {
         let style = fields["style"].map {
             SharedCardStyle(StyleDecoder(reader: reader, overrides: overrides).overlay($0, on: catalogStyle))
         } ?? sharedCatalogStyle
-        guard let id, let image, let title, let description, reader.log.count == problemsBefore else { return nil }
+        guard let id = id.unique, let image, let title, let description, reader.log.count == problemsBefore else {
+            return nil
+        }
         return Card(id: id, image: image, title: title, description: description, sharing: style, index: index)
     }
 
-    /// Each card's id when it is valid and not used by an earlier card, nil for the others after
-    /// reporting why (an id that is missing, or a card that is not an object, is reported with the card's keys).
-    private func uniqueIDs(of cards: [SchemaReader.Node]) -> [String?] {
-        var firstIndexByID: [String: Int] = [:]
-        firstIndexByID.reserveCapacity(cards.count)
-        return cards.enumerated().map { index, node -> String? in
-            guard let idValue = node.value["id"] else { return nil }
-            let idNode = SchemaReader.Node(value: idValue, path: node.path.appending(key: "id"))
-            var reader = reader
-            reader.cardID = Self.namingID(of: node)
-            guard let id = reader.string(idNode, expected: CardIDRule.allowed) else { return nil }
-            if let problem = CardIDRule.problem(with: id) {
-                reader.report(problem, at: idNode)
-                return nil
-            }
-            if let first = firstIndexByID[id] {
-                reader.report("duplicate id \(MessageText.quoted(id)); first used by cards[\(first)]; each card needs its own id.", at: idNode)
-                return nil
-            }
-            firstIndexByID[id] = index
-            return id
-        }
+    /// A card's `id` as the first pass found it.
+    private struct CardID {
+        /// The id when it follows the rule, even if an earlier card has it too: it names the card in
+        /// its problems, known before anything else of the card is read.
+        var naming: String?
+        /// The id when it also is the first use: the card's id if the card is valid.
+        var unique: String?
     }
 
-    /// The id that names the card in its problems: its `id` when that follows the rule, even if an
-    /// earlier card has it too. Known before reading anything, so that every problem of the card can name it.
-    private static func namingID(of node: SchemaReader.Node) -> String? {
-        guard case .string(let id)? = node.value["id"]?.kind, CardIDRule.problem(with: id) == nil else { return nil }
-        return id
+    /// Each card's id, in order, after reporting every id that is not a string, breaks the rule or
+    /// repeats an earlier card's (a missing id, or a card that is not an object, is reported with the
+    /// card's keys).
+    private func uniqueIDs(of cards: [SchemaReader.Node]) -> [CardID] {
+        var firstIndexByID: [String: Int] = [:]
+        firstIndexByID.reserveCapacity(cards.count)
+        return cards.enumerated().map { index, node -> CardID in
+            guard let idValue = node.value["id"] else { return CardID() }
+            let idNode = SchemaReader.Node(value: idValue, path: node.path.appending(key: "id"))
+            guard case .string(let id) = idValue.kind else {
+                reader.reportMismatch(idNode, expected: CardIDRule.allowed)
+                return CardID()
+            }
+            if let problem = CardIDRule.problem(with: id) {
+                reader.report(problem, at: idNode)
+                return CardID()
+            }
+            var reader = reader
+            reader.cardID = id
+            if let first = firstIndexByID[id] {
+                reader.report("duplicate id \(MessageText.quoted(id)); first used by cards[\(first)]; each card needs its own id.", at: idNode)
+                return CardID(naming: id)
+            }
+            firstIndexByID[id] = index
+            return CardID(naming: id, unique: id)
+        }
     }
 }

@@ -10,7 +10,7 @@ package final class SpoolFile {
     /// Named in errors.
     private let directory: String
     /// The offset of the next append: the bytes written so far.
-    package private(set) var size: Int64 = 0
+    private var size: Int64 = 0
 
     /// Creates the file in `directory`, which must exist. Throws ``FileSystemError/cannotWrite(path:errno:)``.
     package init(in directory: URL) throws {
