@@ -43,11 +43,10 @@ int cvips_thumbnail(const void *buffer, size_t length, VipsImage **out, int widt
     gboolean profiled = cvips_has_usable_profile(header);
     g_object_unref(header);
 
-    void *copy = g_memdup2(buffer, length);
     int result;
     if (cmyk) {
         // Decoded whole (no shrink-on-load), converted, then thumbnailed as the sRGB image it now is.
-        VipsImage *decoded = vips_image_new_from_buffer(copy, length, "",
+        VipsImage *decoded = vips_image_new_from_buffer(buffer, length, "",
             "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
         VipsImage *srgb = NULL;
         result = !decoded
@@ -63,16 +62,11 @@ int cvips_thumbnail(const void *buffer, size_t length, VipsImage **out, int widt
     else
         // thumbnail's own fail_on does not reach the loader in 8.14: pass it as a loader option.
         result = profiled
-            ? vips_thumbnail_buffer(copy, length, out, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN,
+            ? vips_thumbnail_buffer((void *) buffer, length, out, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN,
                   "option_string", "fail_on=error", "export_profile", "srgb", NULL)
-            : vips_thumbnail_buffer(copy, length, out, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN,
+            : vips_thumbnail_buffer((void *) buffer, length, out, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN,
                   "option_string", "fail_on=error", NULL);
-    if (result) {
-        g_free(copy);
-        return -1;
-    }
-    g_signal_connect(*out, "postclose", G_CALLBACK(cvips_free_buffer), copy);
-    return 0;
+    return result;
 }
 
 int cvips_image_new_from_owned_memory(void *data, size_t size, int width, int height, int bands,
@@ -116,6 +110,16 @@ const char *cvips_find_loader(const void *buffer, size_t length, const char **de
     *description = VIPS_OBJECT_CLASS(search.found)->description;
     *blocked = search.blocked;
     return VIPS_OBJECT_CLASS(search.found)->nickname;
+}
+
+int cvips_write_to_memory(VipsImage *in, void *memory, size_t size) {
+    // As vips_image_write_to_memory does, into memory it allocates itself.
+    VipsImage *target = vips_image_new_from_memory(memory, size, in->Xsize, in->Ysize, in->Bands, in->BandFmt);
+    if (!target)
+        return -1;
+    int result = vips_image_write(in, target);
+    g_object_unref(target);
+    return result;
 }
 
 int cvips_copy_memory(VipsImage *in, VipsImage **out) {

@@ -30,17 +30,20 @@ extension VipsImage {
     /// One step of ``VipsCall``: damage that shows only as the pixels are decoded runs the whole decode
     /// again, from the bytes, so that its error has the decoder's own messages.
     public static func decode(_ encoded: Data, maxWidth: Int) throws(VipsError) -> VipsImage {
-        try VipsCall.step { () throws(VipsError) -> VipsImage in
-            let decoded = try make("thumbnail") { out in
-                encoded.withUnsafeBytes { cvips_thumbnail($0.baseAddress, $0.count, out, Int32(maxWidth)) }
+        // libvips reads the bytes in place, so the whole pipeline runs before they go.
+        try encoded.withUnsafeBytes { bytes in
+            Result { () throws(VipsError) -> VipsImage in
+                try VipsCall.step { () throws(VipsError) -> VipsImage in
+                    let decoded = try make("thumbnail") { cvips_thumbnail(bytes.baseAddress, bytes.count, $0, Int32(maxWidth)) }
+                    let srgb = try decoded.colourspace(VIPS_INTERPRETATION_sRGB)
+                    let eightBit = srgb.format == VIPS_FORMAT_UCHAR ? srgb : try srgb.cast(to: VIPS_FORMAT_UCHAR)
+                    // Keep colour and at most one alpha band (some TIFFs carry extra bands).
+                    let wanted = eightBit.hasAlpha ? 4 : 3
+                    let bands = eightBit.bands == wanted ? eightBit : try eightBit.extractBands(0, count: min(wanted, eightBit.bands))
+                    return try make("copy_memory", computes: true) { cvips_copy_memory(bands.pointer, $0) }
+                }
             }
-            let srgb = try decoded.colourspace(VIPS_INTERPRETATION_sRGB)
-            let eightBit = srgb.format == VIPS_FORMAT_UCHAR ? srgb : try srgb.cast(to: VIPS_FORMAT_UCHAR)
-            // Keep colour and at most one alpha band (some TIFFs carry extra bands).
-            let wanted = eightBit.hasAlpha ? 4 : 3
-            let bands = eightBit.bands == wanted ? eightBit : try eightBit.extractBands(0, count: min(wanted, eightBit.bands))
-            return try make("copy_memory", computes: true) { cvips_copy_memory(bands.pointer, $0) }
-        }
+        }.get()
     }
 
     private func intField(_ name: String) -> Int? {

@@ -27,16 +27,23 @@ extension VipsImage {
     /// Computes the image and returns its samples, interleaved, row by row, converted to `Sample`.
     public func pixels<Sample: VipsSample>(as _: Sample.Type = Sample.self) throws(VipsError) -> [Sample] {
         let converted = format == Sample.bandFormat ? self : try cast(to: Sample.bandFormat)
-        var size = 0
-        let memory = try VipsCall.step { () throws(VipsError) in
-            guard let memory = vips_image_write_to_memory(converted.pointer, &size) else {
-                throw VipsCall.failure(of: "write_to_memory")
+        let count = converted.width * converted.height * converted.bands
+        var failure: VipsError?
+        // Computed straight into the array's storage: no second copy of the samples.
+        let samples = [Sample](unsafeUninitializedCapacity: count) { memory, initialized in
+            do throws(VipsError) {
+                try VipsCall.step { () throws(VipsError) in
+                    guard cvips_write_to_memory(converted.pointer, memory.baseAddress, count * MemoryLayout<Sample>.stride) == 0 else {
+                        throw VipsCall.failure(of: "write_to_memory")
+                    }
+                }
+                initialized = count
+            } catch {
+                failure = error
             }
-            return memory
         }
-        defer { g_free(memory) }
-        let count = size / MemoryLayout<Sample>.stride
-        return Array(UnsafeBufferPointer(start: memory.bindMemory(to: Sample.self, capacity: count), count: count))
+        if let failure { throw failure }
+        return samples
     }
 }
 

@@ -23,7 +23,7 @@ int cvips_open_header(const void *buffer, size_t length, VipsImage **out);
 /// except for CMYK; fails on truncation and errors. An image with an embedded ICC profile is converted
 /// through it to sRGB (relative colorimetric); CMYK without one through libvips' fallback CMYK profile.
 /// A profile libvips cannot use (corrupt, or for another colour space) is ignored.
-/// Decoding is lazy, so the image keeps its own copy of `buffer` and frees it when it closes.
+/// Decoding is lazy and reads `buffer` in place: keep it until the image is computed (copied to memory).
 int cvips_thumbnail(const void *buffer, size_t length, VipsImage **out, int width);
 
 /// The loader libvips would pick for `buffer`, judged by the loaders' own sniffers of its first bytes:
@@ -36,6 +36,9 @@ const char *cvips_find_loader(const void *buffer, size_t length, const char **de
 /// An image over `data` (allocated with g_malloc), which it takes: freed when the image closes, or here on failure.
 int cvips_image_new_from_owned_memory(void *data, size_t size, int width, int height, int bands,
                                       VipsBandFormat format, VipsImage **out);
+
+/// Computes the image into `memory` (`size` bytes: width × height × bands samples of its format, interleaved).
+int cvips_write_to_memory(VipsImage *in, void *memory, size_t size);
 
 /// Computes the image into memory, so it can be read any number of times (decoders are sequential).
 int cvips_copy_memory(VipsImage *in, VipsImage **out);

@@ -35,13 +35,14 @@ package struct CardCanvas {
         let image = layer.image
         precondition(layer.color == nil ? image.bands == 3 || image.bands == 4 : image.bands == 1,
                      "a layer is RGB, RGBA or a one-band coverage mask with a colour")
-        let columns = max(0, layer.x)..<min(width, layer.x + image.width)
-        let rows = max(0, layer.y)..<min(height, layer.y + image.height)
+        let columns = (layer.x..<layer.x + layer.width).clamped(to: 0..<width)
+        let rows = (layer.y..<layer.y + image.height).clamped(to: 0..<height)
         guard !columns.isEmpty, !rows.isEmpty else { return }
         // Read in the layer's own sample type: an 8-bit photo or mask is a quarter of its float copy.
         let samples: LayerPixels.Samples = image.format == UInt8.bandFormat
             ? .bytes(try image.pixels(as: UInt8.self)) : .floats(try image.pixels(as: Float.self))
         layers.append(LayerPixels(samples: samples, width: image.width, bands: image.bands, color: layer.color,
+                                  repeatsColumn: layer.width != image.width,
                                   x: layer.x, y: layer.y, columns: columns, rows: rows))
     }
 
@@ -91,12 +92,15 @@ package struct CardCanvas {
                                              bandStart: Int, into canvas: UnsafeMutableBufferPointer<Float>) {
         let (columns, x, y, color) = (layer.columns, layer.x, layer.y, layer.color)
         let (layerWidth, bands) = (layer.width, layer.bands)
+        // A repeated column gives every pixel of a row its row's one sample.
+        let step = layer.repeatsColumn ? 0 : 1
         source.withUnsafeBufferPointer { source in
             for row in rows {
                 let canvasRow = ((row - bandStart) * width + columns.lowerBound) * 3
-                let sourceRow = ((row - y) * layerWidth + columns.lowerBound - x) * bands
+                let sourceRow = ((row - y) * layerWidth + (columns.lowerBound - x) * step) * bands
                 if let color {
-                    Self.paint(color, through: source, from: sourceRow, over: canvas, at: canvasRow, pixels: columns.count)
+                    Self.paint(color, through: source, from: sourceRow, step: step, over: canvas, at: canvasRow,
+                               pixels: columns.count)
                 } else if bands == 3 {
                     Self.copy(source, from: sourceRow, to: canvas, at: canvasRow, pixels: columns.count)
                 } else {
@@ -113,12 +117,14 @@ package struct CardCanvas {
         }
     }
 
-    private static func paint<Sample: CanvasSample>(_ color: CardColor, through coverage: UnsafeBufferPointer<Sample>, from start: Int,
-                              over canvas: UnsafeMutableBufferPointer<Float>, at offset: Int, pixels: Int) {
+    /// Paints `color` through the coverage from `start`, `step` samples apart (0 repeats one sample).
+    private static func paint<Sample: CanvasSample>(_ color: CardColor, through coverage: UnsafeBufferPointer<Sample>,
+                                                    from start: Int, step: Int,
+                                                    over canvas: UnsafeMutableBufferPointer<Float>, at offset: Int, pixels: Int) {
         let opacity = Float(color.alpha) / 255
         let (red, green, blue) = (Float(color.red), Float(color.green), Float(color.blue))
         for pixel in 0..<pixels {
-            let alpha = min(max(coverage[start + pixel].floatValue * opacity, 0), 1)
+            let alpha = min(max(coverage[start + pixel * step].floatValue * opacity, 0), 1)
             guard alpha > 0 else { continue }
             let c = offset + pixel * 3
             let keep = 1 - alpha
@@ -156,6 +162,8 @@ private struct LayerPixels {
     let bands: Int
     /// The colour a one-band mask paints; nil for RGB or RGBA samples.
     let color: CardColor?
+    /// Whether the samples are one column painted across every column the layer covers.
+    let repeatsColumn: Bool
     let x: Int
     let y: Int
     let columns: Range<Int>

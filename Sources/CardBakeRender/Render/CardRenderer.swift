@@ -60,9 +60,9 @@ package struct CardRenderer {
             return Float(min(max((y - middle) / middle, 0), 1) * 255)
         }
         guard let first = coverage.firstIndex(where: { $0 > 0 }) else { return nil }
-        let mask = try VipsImage.fromPixels(Array(coverage[first...]), width: 1, height: coverage.count - first, bands: 1)
-            .replicated(across: feature.width, down: 1)
-        return CompositeLayer(coverage: mask, color: CardColor(red: 0, green: 0, blue: 0), x: feature.x, y: feature.y + first)
+        let column = try VipsImage.fromPixels(Array(coverage[first...]), width: 1, height: coverage.count - first, bands: 1)
+        return CompositeLayer(coverageColumn: column, across: feature.width, color: CardColor(red: 0, green: 0, blue: 0),
+                              x: feature.x, y: feature.y + first)
     }
 
     /// The hairline inside the card's edge as four strips that do not overlap.

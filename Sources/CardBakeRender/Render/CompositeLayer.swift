@@ -9,6 +9,8 @@ package struct CompositeLayer {
     package let color: CardColor?
     package let x: Int
     package let y: Int
+    /// The width the layer covers: the image's, or more for a column of coverage repeated across.
+    package let width: Int
 
     /// An RGB (opaque) or RGBA (alpha 0–255, not premultiplied) image.
     package init(image: VipsImage, x: Int, y: Int) {
@@ -16,6 +18,7 @@ package struct CompositeLayer {
         color = nil
         self.x = x
         self.y = y
+        width = image.width
     }
 
     /// A one-band mask: each pixel paints `color` at the colour's alpha times the mask's coverage.
@@ -24,5 +27,17 @@ package struct CompositeLayer {
         self.color = color
         self.x = x
         self.y = y
+        width = coverage.width
+    }
+
+    /// A one-band mask one pixel wide, the same in every column of a `width`-wide rectangle: painted
+    /// from the column, so a wide ramp costs one column of memory, not the rectangle.
+    package init(coverageColumn column: VipsImage, across width: Int, color: CardColor, x: Int, y: Int) {
+        precondition(column.width == 1, "a coverage column is one pixel wide")
+        image = column
+        self.color = color
+        self.x = x
+        self.y = y
+        self.width = width
     }
 }

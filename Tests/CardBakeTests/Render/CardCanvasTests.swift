@@ -51,6 +51,29 @@ struct CardCanvasTests {
         #expect(bitmap.pixel(2, 1) == [0, 0, 0] && bitmap.pixel(0, 0) == [0, 0, 0])
     }
 
+    @Test("A coverage column painted across a width paints what the column replicated to that width does, clipped alike")
+    func coverageColumnMatchesReplicatedMask() throws {
+        let column: [Float] = [0, 63.75, 127.5, 255, 31.9]
+        let color = CardColor(red: 30, green: 60, blue: 250, alpha: 0.8)
+        let samples = (0..<(3 * 3 * 3)).map { Float(($0 * 41) % 256) }
+        func painted(_ layer: CompositeLayer) throws -> Bitmap {
+            var canvas = CardCanvas(background: BackgroundImage(width: 3, height: 3, samples: samples), width: 9, height: 6)
+            try canvas.draw(layer)
+            return try Bitmap(canvas.bitmap(rowsPerBand: 2))
+        }
+        // Starting left of the canvas and running off its right and bottom edges.
+        let columnLayer = CompositeLayer(coverageColumn: try VipsImage.fromPixels(column, width: 1, height: 5, bands: 1),
+                                         across: 12, color: color, x: -2, y: 2)
+        let rectangle = try VipsImage.fromPixels(column, width: 1, height: 5, bands: 1).replicated(across: 12, down: 1)
+        let rectangleLayer = CompositeLayer(coverage: rectangle, color: color, x: -2, y: 2)
+
+        let fromColumn = try painted(columnLayer)
+        #expect(fromColumn.samples == (try painted(rectangleLayer)).samples)
+        // It painted: the last row, under the column's full coverage, differs from the layer drawn wholly
+        // off the canvas, which paints nothing (and does not trap).
+        #expect(fromColumn.pixel(8, 5) != (try painted(CompositeLayer(coverage: rectangle, color: color, x: 0, y: 9))).pixel(8, 5))
+    }
+
     @Test("The background is enlarged like libvips' bicubic resize: a smooth image stays within a level or two")
     func backgroundMatchesLibvips() throws {
         // Smooth, as a blurred background is: a slow wave per band over 12 × 9 samples.
