@@ -71,7 +71,7 @@ let package = Package(
         // The pipeline: plan → look up → render → store → write.
         .target(
             name: "CardBake",
-            dependencies: ["CardBakeRender", "CardBakeCatalog", "CardBakeCache", "CardBakeFiles", "CardBakeManifest", "Vips"]
+            dependencies: ["CardBakeRender", "CardBakeCatalog", "CardBakeCache", "CardBakeFiles", "CardBakeManifest", "Vips", "CMalloc"]
         ),
         // The command line.
         .systemLibrary(name: "CMalloc"),

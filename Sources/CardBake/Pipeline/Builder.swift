@@ -207,7 +207,8 @@ public struct Builder: Sendable {
         // libvips starts (on this thread, before the workers use it) only when there is something to render.
         try Vips.start()
         Vips.setThreadsPerPipeline(Self.threadsPerPipeline(workers: min(request.jobs, cards.count)))
-        let rendering = CardRendering(pool: pool, records: records, maxPixels: request.maxPixels)
+        let rendering = CardRendering(pool: pool, records: records, maxPixels: request.maxPixels,
+                                      budget: PaintBudget(painters: min(request.jobs, UsableCPUs.current.count)))
         let storing = CardStoring(records: records)
         let stop = Cancellation(following: cancellation)
         let done = Counter()

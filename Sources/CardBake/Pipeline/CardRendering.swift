@@ -23,6 +23,11 @@ struct CardRendering: Sendable {
     let pool: WorkerPool
     let records: RecordCache
     let maxPixels: Int
+    /// Shared by the build's workers: how many pixels they paint at once.
+    let budget: PaintBudget
+    /// Used after each card is painted, at most ten times a second: often enough that freed memory does
+    /// not pile up, rarely enough that the pages given back and touched again cost little.
+    let freeMemory = FreeMemoryReturn(atMostEvery: .milliseconds(100))
 
     /// Throws ``CardFailure`` when the card cannot be rendered and ``BuildCancelled`` when cancelled.
     func render(_ lookUp: CardLookUp, cancellation: Cancellation) async throws -> RenderedCard {
@@ -40,13 +45,15 @@ struct CardRendering: Sendable {
             let key = prepared.backgroundKey
             let cachedBackground = await cachedBackground(for: key)
             let (bitmaps, facts, background) = try await pool.run {
+                defer { freeMemory.giveBack() }
                 let background = try cachedBackground ?? prepared.computeBackground()
                 if let facts = lookUp.facts {
-                    return (try prepared.render(scales: missing, background: background, cancellation: cancellation),
+                    return (try prepared.render(scales: missing, background: background, budget: budget,
+                                                cancellation: cancellation),
                             facts, background)
                 }
                 let rendered = try prepared.renderMeasuringPlaceholder(scales: missing, background: background,
-                                                                       cancellation: cancellation)
+                                                                       budget: budget, cancellation: cancellation)
                 return (rendered.bitmaps, CardFacts(prepared, placeholder: rendered.placeholder), background)
             }
             stages.background = cachedBackground == nil ? .rendered : .cached

@@ -58,33 +58,43 @@ package struct PreparedCard: Sendable {
         try backgroundEffect.apply(to: source.decoded)
     }
 
-    /// The card at each of `scales`, painted over `background` and encoded in the card's format.
-    /// Throws ``RenderError`` or ``VipsError``; checks `cancellation` between scales.
-    package func render(scales: [Int], background: BackgroundImage,
-                       cancellation: Cancellation = Cancellation()) throws -> [Int: EncodedBitmap] {
+    /// The card at each of `scales`, painted over `background` and encoded in the card's format,
+    /// each scale within `budget`. Throws ``RenderError`` or ``VipsError``; checks `cancellation`
+    /// between scales.
+    package func render(scales: [Int], background: BackgroundImage, budget: PaintBudget? = nil,
+                        cancellation: Cancellation = Cancellation()) throws -> [Int: EncodedBitmap] {
         var bitmaps: [Int: EncodedBitmap] = [:]
         for scale in scales {
             try cancellation.check()
-            bitmaps[scale] = try encoded(try paint(scale: scale, background: background))
+            bitmaps[scale] = try painting(scale: scale, within: budget) {
+                try encoded(try paint(scale: scale, background: background))
+            }
         }
         return bitmaps
     }
 
-    /// As ``render(scales:background:cancellation:)``, and the ``CardPlaceholder`` of the card
+    /// As ``render(scales:background:budget:cancellation:)``, and the ``CardPlaceholder`` of the card
     /// painted at the smallest scale of its style, painted for it even when not among `scales`, so
     /// the placeholder does not depend on which scales a build renders.
-    package func renderMeasuringPlaceholder(scales: [Int], background: BackgroundImage,
-                                           cancellation: Cancellation = Cancellation())
+    package func renderMeasuringPlaceholder(scales: [Int], background: BackgroundImage, budget: PaintBudget? = nil,
+                                            cancellation: Cancellation = Cancellation())
         throws -> (bitmaps: [Int: EncodedBitmap], placeholder: CardManifest.Placeholder) {
         let smallest = card.style.scales.min() ?? 1
         try cancellation.check()
-        let measured = try paint(scale: smallest, background: background)
-        var bitmaps = try render(scales: scales.filter { $0 != smallest }, background: background,
-                                 cancellation: cancellation)
-        if scales.contains(smallest) {
-            bitmaps[smallest] = try encoded(measured)
+        let (smallestBitmap, placeholder) = try painting(scale: smallest, within: budget) {
+            let measured = try paint(scale: smallest, background: background)
+            return (scales.contains(smallest) ? try encoded(measured) : nil, try CardPlaceholder.measure(measured))
         }
-        return (bitmaps, try CardPlaceholder.measure(measured))
+        var bitmaps = try render(scales: scales.filter { $0 != smallest }, background: background, budget: budget,
+                                 cancellation: cancellation)
+        bitmaps[smallest] = smallestBitmap
+        return (bitmaps, placeholder)
+    }
+
+    private func painting<Result>(scale: Int, within budget: PaintBudget?, _ body: () throws -> Result) throws -> Result {
+        guard let budget else { return try body() }
+        let card = layout.card.pixels(atScale: scale)
+        return try budget.paint(pixels: card.width * card.height, body)
     }
 
     private func paint(scale: Int, background: BackgroundImage) throws -> VipsImage {
