@@ -8,12 +8,11 @@ import Vips
 /// every layer over the whole card; a card's layers are small or sparse (text, hairlines, the
 /// gradient over half the photo), so painting only their rectangles is several times cheaper.
 ///
-/// Layers are read by ``draw(_:)``, which keeps their pixels and not their libvips images, and painted
-/// by ``bitmap()`` a band of rows at a time, each band rounded into the 8-bit result as soon as it is
-/// done: a worker holds one band of floats, not
-/// a float copy of the whole card (18 MB at 3x), so the build's peak memory does not hang on how
-/// many workers happen to paint at once. Every pixel sees the same operations in the same order
-/// either way, so the bitmap does not depend on the band height.
+/// Layers are read by ``draw(_:)``, which keeps their pixels and not their libvips images, and
+/// painted by ``bitmap()`` a band of rows at a time, each band rounded into the 8-bit result as soon
+/// as it is done: a worker holds one band of floats, not a float copy of the whole card (18 MB at
+/// 3x). Every pixel sees the same operations in the same order either way, so the bitmap does not
+/// depend on the band height.
 package struct CardCanvas {
     package let width: Int
     package let height: Int
