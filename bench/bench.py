@@ -38,6 +38,8 @@ RESULTS = WORK / "RESULTS-quick.md" if QUICK else BENCH / "RESULTS.md"
 RUNS = int(os.environ.get("BENCH_RUNS", "1" if QUICK else "3"))
 FORMAT_CARDS = 4 if QUICK else 16  # cards of the 48 that the formats table encodes
 EDITED_CARD = 500  # the card whose title the incremental build edits, in the 1,000-card catalog
+# Free disk a full run needs: the 10,000-card output folder and cache hold about 43 GB at once.
+FULL_RUN_DISK = 65 * 10**9
 
 
 class BenchError(Exception):
@@ -104,6 +106,15 @@ def remove(*paths):
             shutil.rmtree(path)
         elif path.exists():
             path.unlink()
+
+
+def check_free_disk():
+    """Stops a full run before it starts when the disk cannot hold its largest build, rather than
+    an hour in, when the 10,000-card build fills it."""
+    free = shutil.disk_usage(WORK).free
+    if not QUICK and free < FULL_RUN_DISK:
+        raise BenchError(f"a full run needs {FULL_RUN_DISK / 1e9:.0f} GB of free disk under {WORK}, "
+                         f"and {free / 1e9:.0f} GB is free (BENCH_QUICK=1 needs far less)")
 
 
 def cardbake_binary():
@@ -546,6 +557,7 @@ def compose_report(r):
 def main():
     """Runs the whole benchmark, prints the report and writes bench/RESULTS.md."""
     binary = cardbake_binary()
+    check_free_disk()
     progress("making the data (once)")
     make_data.main()
     version = subprocess.run([binary, "--version"], check=True, capture_output=True,

@@ -203,6 +203,8 @@ def main():
     load = os.getloadavg()[0]
     rows = noop_figures(arguments.binary, arguments.cards, arguments.small)
     rows += gc_figures(arguments.binary, arguments.gc_cards, arguments.small)
+    # Its caches and output folders hold about 14 GB of bitmaps: the sections after this one need the disk.
+    shutil.rmtree(WORK, ignore_errors=True)
     photos = "the demo images (--small: not a result)" if arguments.small else "12 MP photos (make_data.py)"
     command = " ".join(["bench/incremental.py", *sys.argv[1:]]).replace(str(REPO) + "/", "")
     section = "\n".join([

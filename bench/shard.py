@@ -90,7 +90,7 @@ def measure(binary, cards, shards, runs):
         progress(f"{shards} shards of {cards} cards sharing nginx on loopback, then merge, {runs} run(s)")
         shared = median_sharded_build(runs, lambda: checked(
             sharded_build(binary, cards, shards, shared_folder, "shard-shared", server), shared_folder))
-    remove(shared_folder, folder / "nginx")
+    remove(shared_folder, folder / "nginx", folder / "whole")
     return whole, alone, shared
 
 
