@@ -583,9 +583,9 @@ def main():
         measured.cold10k = build10k.cold(1, show_progress=True)
         measured.check10k = build10k.check()
         measured.noop10k = build10k.noop(RUNS)
-        # Its cache and output folder hold the bitmaps twice, about 45 GB: the sections after this
+        # Its cache and output folder hold the bitmaps twice, about 43 GB: the sections after this
         # one need the disk.
-        shutil.rmtree(build10k.folder)
+        remove(build10k.folder)
     measured.start = process_start(binary, max(RUNS, 3))
     report = compose_report(measured)
     print(report)

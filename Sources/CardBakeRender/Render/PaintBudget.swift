@@ -11,7 +11,7 @@ import Foundation
 /// leaves no CPU idle, while workers beyond it still decode, store and write.
 package final class PaintBudget: @unchecked Sendable {
     /// How many of the largest paints may run at once.
-    package let painters: Int
+    private let painters: Int
     private let condition = NSCondition()
     private var painting = 0
     private var largest = 0
