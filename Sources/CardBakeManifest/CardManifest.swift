@@ -142,29 +142,64 @@ public struct CardManifest: Codable, Sendable, Equatable {
     /// frame's end. The manifest of 10,000 cards is about 12 MB; a caller writing it to a file need not
     /// hold it (and gathers the pieces into larger writes itself).
     public func encode(to write: (Data) throws -> Void) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let first = cards.first, cards.count > 1 else {
-            try write(try encoder.encode(self) + Data("\n".utf8))
+        try Self.encode(in: self, count: cards.count, element: { try Self.elementText(of: cards[$0]) }, to: write)
+    }
+
+    /// The bytes of a manifest of `count` cards whose entries have the texts `element(0)`,
+    /// `element(1)`, … (``elementText(of:)``), handed to `write` a piece at a time: what
+    /// ``encode(to:)`` writes for those entries, without any of them decoded or all of them held.
+    public static func encode(generator: String, count: Int, element: (Int) throws -> Data,
+                              to write: (Data) throws -> Void) throws {
+        try encode(in: CardManifest(generator: generator, cards: []), count: count, element: element, to: write)
+    }
+
+    /// The manifest `frame` with `count` cards whose texts `element` gives in place of its own.
+    private static func encode(in frame: CardManifest, count: Int, element: (Int) throws -> Data,
+                               to write: (Data) throws -> Void) throws {
+        let encoder = Self.encoder
+        var frame = frame
+        guard count > 0 else {
+            frame.cards = []
+            try write(try encoder.encode(frame) + Data("\n".utf8))
             return
         }
-        // One entry at a time, each indented as in the whole document and put into the frame of a
-        // one-entry manifest: JSONEncoder holds a whole document as a tree, several times the size
-        // of its text.
-        var frame = self
-        frame.cards = [first]
+        // The frame of a one-entry manifest, cut where its entry is: JSONEncoder holds a whole
+        // document as a tree, several times the size of its text.
+        frame.cards = [frameEntry]
         let framed = try encoder.encode(frame)
-        let firstEntry = Self.indentedAsElement(try encoder.encode(first))
-        guard let slot = framed.range(of: firstEntry) else {
+        guard let slot = framed.range(of: try elementText(of: frameEntry)) else {
             preconditionFailure("a one-entry manifest holds its entry as an indented array element")
         }
         try write(Data(framed[..<slot.lowerBound]))
-        try write(firstEntry)
-        for entry in cards.dropFirst() {
-            try write(Self.elementSeparator + Self.indentedAsElement(try encoder.encode(entry)))
+        try write(try element(0))
+        for index in 1..<count {
+            try write(Self.elementSeparator + element(index))
         }
         try write(framed[slot.upperBound...] + Data("\n".utf8))
     }
+
+    /// `entry`'s text as an element of `cards` in the encoded manifest: indented, without the
+    /// separator. Decodes as the entry.
+    public static func elementText(of entry: Entry) throws -> Data {
+        indentedAsElement(try encoder.encode(entry))
+    }
+
+    /// Pretty-printed, keys sorted, slashes as they are.
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// An entry whose text marks the slot of `cards`' elements in a manifest's frame.
+    private static let frameEntry: Entry = {
+        let zero = ContentDigest(bytes: [UInt8](repeating: 0, count: 32))!
+        return Entry(id: "frame", title: "", description: "", size: Size(width: 0, height: 0), key: zero,
+                     placeholder: Placeholder(color: "", thumbhash: "", dataURL: ""),
+                     // No empty container: JSONEncoder lays one out by its depth.
+                     images: ["1x": Image(file: "", width: 0, height: 0, bytes: 0, sha256: zero)],
+                     inputs: CardInputs(image: zero, text: zero, style: zero, fonts: zero, renderer: zero))
+    }()
 
     /// What separates two entries of `cards` in the encoded manifest, and what indents their lines.
     private static let elementSeparator = Data(",\n    ".utf8)

@@ -11,7 +11,7 @@ struct Gallery: Sendable {
     static let fileNames = [pageName, versionName]
     /// The page of one sample card: its digest changes with the page's markup, style or script, so
     /// that a new template writes galleries in place again.
-    static let templateDigest = ContentDigest.sha256(GalleryPage(
+    static let templateDigest = ContentDigest.sha256(try! GalleryPage( // An array's cards never throw.
         cards: [GalleryCard(id: "sample", title: "Sample", width: 320, height: 480, color: "#808080",
                             thumbhash: "AAAAAAAA", dataURL: "data:,", images: [(1, "cards/sample@1x.png")])],
         generator: "cardbake", version: ContentDigest.sha256(Data())).html)
@@ -28,8 +28,14 @@ struct Gallery: Sendable {
 
     /// The gallery of `manifest`, whose bytes have the SHA-256 `digest`.
     init(of manifest: CardManifest, digest: ContentDigest) {
-        version = Self.version(ofManifest: digest)
-        page = GalleryPage(cards: manifest.cards.map(GalleryCard.init(entry:)), generator: manifest.generator, version: version)
+        self.init(cards: GalleryCards(entries: manifest.cards), generator: manifest.generator,
+                  manifestDigest: digest)
+    }
+
+    /// The gallery of the manifest of `generator` with `cards`, whose bytes have the SHA-256 `manifestDigest`.
+    init(cards: GalleryCards, generator: String, manifestDigest: ContentDigest) {
+        version = Self.version(ofManifest: manifestDigest)
+        page = GalleryPage(cards: cards, generator: generator, version: version)
     }
 
     /// `index-version.js` of this gallery.
@@ -50,8 +56,8 @@ struct Gallery: Sendable {
     }
 
     /// Each of this gallery's files that `directory` lacks or holds other bytes for, as `cardbake check` reports it.
-    func differences(in directory: URL) -> [Checker.Finding] {
-        let expected = [(Self.pageName, ContentDigest.sha256 { page.write(to: $0) }),
+    func differences(in directory: URL) throws -> [Checker.Finding] {
+        let expected = [(Self.pageName, try ContentDigest.sha256(streaming: page.write(to:))),
                         (Self.versionName, ContentDigest.sha256(versionScript))]
         return expected.compactMap { name, digest in
             guard let found = try? ContentDigest.sha256(ofFileAt: directory.appendingPathComponent(name)) else {

@@ -38,3 +38,32 @@ struct GalleryCard: Sendable {
                   })
     }
 }
+
+/// A gallery page's cards, handed out one at a time, so that the page of a large build is made
+/// without holding them all.
+struct GalleryCards: Sendable {
+    let count: Int
+    /// Every scale some card has an image at.
+    let scales: Set<Int>
+    /// Calls `body` with each card, in order; throws what making a card or `body` throws.
+    let forEach: @Sendable (_ body: (GalleryCard) throws -> Void) throws -> Void
+
+    init(count: Int, scales: Set<Int>, forEach: @escaping @Sendable (_ body: (GalleryCard) throws -> Void) throws -> Void) {
+        self.count = count
+        self.scales = scales
+        self.forEach = forEach
+    }
+
+    /// The cards of a manifest's `entries`.
+    init(entries: [CardManifest.Entry]) {
+        self.init(entries.map(GalleryCard.init(entry:)))
+    }
+
+    init(_ cards: [GalleryCard]) {
+        self.init(count: cards.count, scales: Set(cards.flatMap { $0.images.map(\.scale) })) { body in
+            for card in cards {
+                try body(card)
+            }
+        }
+    }
+}

@@ -5,22 +5,34 @@ import Foundation
 /// in as they come near the viewport. Everything the page needs is inline or beside it, so it works
 /// from `file://` with no network; the same cards and version give the same bytes.
 struct GalleryPage: Sendable {
-    let cards: [GalleryCard]
+    let cards: GalleryCards
     /// The manifest's `generator`, shown in the summary.
     let generator: String
     /// What `index-version.js` holds for this page; the page reloads itself when that changes.
     let version: ContentDigest
 
-    /// The page, as UTF-8.
+    init(cards: GalleryCards, generator: String, version: ContentDigest) {
+        self.cards = cards
+        self.generator = generator
+        self.version = version
+    }
+
+    init(cards: [GalleryCard], generator: String, version: ContentDigest) {
+        self.init(cards: GalleryCards(cards), generator: generator, version: version)
+    }
+
+    /// The page, as UTF-8. Throws what handing out its cards throws.
     var html: Data {
-        var html = Data()
-        write { html.append($0) }
-        return html
+        get throws {
+            var html = Data()
+            try write { html.append($0) }
+            return html
+        }
     }
 
     /// ``html``'s bytes handed to `sink` a piece at a time: the head, each card, the tail. The page of
     /// 10,000 cards is some 15 MB, and a caller writing it to a file need not hold it.
-    func write(to sink: (Data) throws -> Void) rethrows {
+    func write(to sink: (Data) throws -> Void) throws {
         let head = """
             <!DOCTYPE html>
             <html lang="en" data-version="\(version)">
@@ -47,7 +59,7 @@ struct GalleryPage: Sendable {
 
             """
         try sink(Data(head.utf8))
-        for card in cards {
+        try cards.forEach { card in
             try sink(Data((Self.figure(card) + "\n").utf8))
         }
         try sink(Data(tail.utf8))
@@ -55,7 +67,7 @@ struct GalleryPage: Sendable {
 
     /// `48 cards at 1x, 2x, 3x`.
     var summary: String {
-        let scales = Set(cards.flatMap { $0.images.map(\.scale) }).sorted().map { "\($0)x" }
+        let scales = cards.scales.sorted().map { "\($0)x" }
         let count = "\(cards.count) card\(cards.count == 1 ? "" : "s")"
         return scales.isEmpty ? count : "\(count) at \(scales.joined(separator: ", "))"
     }

@@ -10,10 +10,12 @@ struct GalleryWriter: Sendable {
     let records: RecordCache
     let journal: WriteJournal
 
-    /// Makes the folder's gallery the one of `manifest` (whose bytes have the SHA-256 `digest`) and
-    /// returns each file's name and digest. When the page in place is the one recorded for this
-    /// manifest's gallery version (the action cache keeps its digest), the page is not even made.
-    func update(for manifest: CardManifest, digest: ContentDigest) async throws -> [(file: String, digest: ContentDigest)] {
+    /// Makes the folder's gallery the one of the manifest of `generator` with `cards`, whose bytes
+    /// have the SHA-256 `digest`, and returns each file's name and digest. When the page in place is
+    /// the one recorded for this manifest's gallery version (the action cache keeps its digest), the
+    /// page is not even made.
+    func update(cards: GalleryCards, generator: String, digest: ContentDigest) async throws
+        -> [(file: String, digest: ContentDigest)] {
         let version = Gallery.version(ofManifest: digest)
         let pageURL = folder.directory.appendingPathComponent(Gallery.pageName)
         let pageDigest: ContentDigest
@@ -21,7 +23,7 @@ struct GalleryWriter: Sendable {
            (try? folder.statCache.digest(ofFileAt: pageURL)) == recorded {
             pageDigest = recorded
         } else {
-            let gallery = Gallery(of: manifest, digest: digest)
+            let gallery = Gallery(cards: cards, generator: generator, manifestDigest: digest)
             pageDigest = try put(as: Gallery.pageName) { try gallery.page.write(to: $0) }
             try await records.save(pageDigest, for: version)
         }

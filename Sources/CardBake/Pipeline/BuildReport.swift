@@ -45,9 +45,15 @@ public struct BuildReport: Codable, Sendable, Equatable {
         /// What the build says about a card it built: characters no installed font draws; nil when nothing.
         public var warnings: [Warning]?
 
-        static func cached(_ card: Card) -> CardResult {
+        static func cached(_ card: Card, warnings: [Warning] = []) -> CardResult {
             CardResult(id: card.id, index: card.index, status: .cached, seconds: 0,
-                       stages: .allCached(card.style.scales))
+                       stages: .allCached(card.style.scales), warnings: warnings.isEmpty ? nil : warnings)
+        }
+
+        static func rendered(_ card: Card, seconds: Double, stages: StageReport, reason: String,
+                             warnings: [Warning]) -> CardResult {
+            CardResult(id: card.id, index: card.index, status: .rendered, seconds: seconds, stages: stages,
+                       reason: reason, warnings: warnings.isEmpty ? nil : warnings)
         }
 
         static func failed(_ failure: CardFailure, seconds: Double = 0) -> CardResult {

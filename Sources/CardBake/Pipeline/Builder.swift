@@ -14,6 +14,11 @@ import Vips
 /// 4. store: what was rendered, into the cache, as each card finishes;
 /// 5. write: the output folder and the manifest, in one final step.
 ///
+/// Memory stays flat as the catalog grows: stages 1 and 2 run a window of cards at a time, a card
+/// to render is planned again as it renders, and each card's manifest entry goes to an
+/// ``EntrySpool`` on disk as soon as it is known, from which stage 5 writes the files, the manifest
+/// and the gallery. What a build holds of every card is its catalog entry and its report line.
+///
 /// A catalog built before with the same inputs, into an output folder still as that build left it,
 /// is recognised as a whole (``WholeBuild``) before the stages, when that was the last build to run
 /// its stages with the cache: nothing is planned or written.
@@ -86,7 +91,7 @@ public struct Builder: Sendable {
                                        settings: request.settingsDigest, manifest: manifestDigest)
             }
             workspace.finishWholeBuild()
-            return BuildReport(cards: catalog.cards.map(BuildReport.CardResult.cached),
+            return BuildReport(cards: catalog.cards.map { .cached($0) },
                                seconds: (ContinuousClock.now - start).seconds, removed: [],
                                parallelism: parallelism, remoteCache: await workspace.finishRemote(),
                                inputs: Self.inputs(of: catalog, request: request, fonts: fonts))
@@ -94,37 +99,49 @@ public struct Builder: Sendable {
 
         let coverageMemo = TextCoverageMemo(store: workspace.textCoverage, installedFonts: installedFonts)
         let planner = Planner(statCache: workspace.statCache, fonts: fonts, strict: request.strict, coverageMemo: coverageMemo)
-        let outcomes = try await outcomes(of: catalog.cards, planner: planner, coverageMemo: coverageMemo,
-                                          records: records, output: output, pool: pool,
-                                          cancellation: cancellation, events: events)
+        let spool = try EntrySpool(in: workspace.scratchDirectory, cards: catalog.cards.count)
+        var results = try await cardResults(of: catalog.cards, planner: planner, coverageMemo: coverageMemo,
+                                            records: records, output: output, spool: spool, pool: pool,
+                                            cancellation: cancellation, events: events)
 
         let (written, removed, manifestDigest, derived) = try await writer.replacingFiles {
-            let written = try await Self.write(outcomes, with: writer, width: request.jobs)
-            let manifest = CardManifest(generator: Self.generator, cards: written.entries)
-            let (digest, removed) = try writer.replaceManifest(with: manifest)
+            let written = try await Self.write(catalog.cards, from: spool, with: writer, width: request.jobs)
+            let (digest, removed) = try writer.replaceManifest(
+                generator: Self.generator, count: written.positions.count,
+                element: { try spool.text(at: written.positions[$0]) },
+                files: { Set(written.positions.flatMap { OutputFolder.files(for: catalog.cards[$0]) }) })
             let gallery = GalleryWriter(folder: output, records: records, journal: writer.journal)
-            let derived = try await request.writesGallery ? gallery.update(for: manifest, digest: digest) : gallery.remove()
+            let positions = written.positions
+            let cards = GalleryCards(count: positions.count, scales: written.scales) { body in
+                for position in positions {
+                    try body(GalleryCard(entry: try spool.entry(at: position)))
+                }
+            }
+            let derived = try await request.writesGallery
+                ? gallery.update(cards: cards, generator: Self.generator, digest: digest) : gallery.remove()
             return (written, removed, digest, derived)
         }
         writer.journal.finish()
-        let final = written.outcomes
+        for (position, failure) in written.failures {
+            results[position] = .failed(failure)
+        }
         try ShardRecord.update(in: request.output, shard: request.shard, catalog: wholeCatalog,
                                settings: request.settingsDigest, manifest: manifestDigest)
-        try await assetCatalog?.write(written.entries, from: output)
+        try await assetCatalog?.write(written.positions.map(spool.entry(at:)), from: output)
         // A card with warnings is not up to date as part of a whole: the next build plans it, and warns again.
-        if let wholeBuild, !final.contains(where: { $0.cachedCard?.plan.warnings.isEmpty != true }) {
+        if let wholeBuild, !results.contains(where: { $0.status == .failed || $0.warnings != nil }) {
             // Only the next build's shortcut depends on it: a record that cannot be stored is not an error.
             // One a remote cache already holds (another machine's build of these inputs) is not sent again.
-            let outputs = WholeBuild.outputDigest(manifest: manifestDigest, entries: written.entries,
-                                                  of: catalog.cards, derived: derived)
+            var files = written.files
+            files.add(derived)
+            let outputs = WholeBuild.outputDigest(manifest: manifestDigest, files: files)
             if await records.record(ContentDigest.self, for: wholeBuild.key) != outputs {
                 try? await records.save(outputs, for: wholeBuild.key)
             }
         }
         let remoteTraffic = await workspace.finishRemote()
         let collected = workspace.finishBuild()
-        return BuildReport(cards: zip(catalog.cards, final).map { $1.result(for: $0) },
-                           seconds: (ContinuousClock.now - start).seconds, removed: removed,
+        return BuildReport(cards: results, seconds: (ContinuousClock.now - start).seconds, removed: removed,
                            parallelism: parallelism, collected: collected, remoteCache: remoteTraffic,
                            inputs: Self.inputs(of: catalog, request: request, fonts: fonts))
     }
@@ -149,25 +166,43 @@ public struct Builder: Sendable {
 
     // MARK: Stages
 
-    /// Stages 1 to 4: each card's outcome, in catalog order. The stages' tables, one slot per card,
-    /// are dropped on return, so the write stage holds only the outcomes.
-    private func outcomes(of cards: [Card], planner: Planner, coverageMemo: TextCoverageMemo, records: RecordCache,
-                          output: OutputFolder, pool: WorkerPool, cancellation: Cancellation,
-                          events: @escaping @Sendable (BuildEvent) -> Void) async throws -> [CardOutcome] {
-        let plans = await Self.plan(cards, planner: planner, pool: pool)
-        coverageMemo.keep()
-        let found = await Self.lookUp(plans, with: CacheLookUp(records: records, outputs: output), width: request.jobs)
-        let toRender = found.indices.filter { found[$0].map { $0.cached == nil } ?? false }
-        events(.planned(total: cards.count, toRender: toRender.count, failed: found.count { $0 == nil }))
-        let renderedCards = toRender.map { found[$0]! }
-        let rendered = try await renderAndStore(renderedCards, records: records, pool: pool,
-                                                changes: Task { Self.changes(of: renderedCards, since: output.manifestInPlace) },
-                                                cancellation: cancellation, events: events)
-        var renderedAt = [Result<RenderedOutcome, CardFailure>?](repeating: nil, count: cards.count)
-        for (position, result) in zip(toRender, rendered) {
-            renderedAt[position] = result
+    /// Cards planned and looked up at once: enough to keep the pool busy, few enough that their
+    /// plans and look-ups are a small part of a build's memory whatever the catalog's size.
+    static let window = 512
+
+    /// Stages 1 to 4: each card's line in the report, in catalog order, with the manifest entry of
+    /// each card cached or rendered put in `spool`. A build holds no more of a card than its line:
+    /// stages 1 and 2 run a ``window`` of cards at a time, and a card to render is planned and
+    /// looked up again as it renders.
+    private func cardResults(of cards: [Card], planner: Planner, coverageMemo: TextCoverageMemo, records: RecordCache,
+                             output: OutputFolder, spool: EntrySpool, pool: WorkerPool, cancellation: Cancellation,
+                             events: @escaping @Sendable (BuildEvent) -> Void) async throws -> [BuildReport.CardResult] {
+        let lookUp = CacheLookUp(records: records, outputs: output)
+        var results = [BuildReport.CardResult?](repeating: nil, count: cards.count)
+        var toRender: [(position: Int, found: PartlyCached)] = []
+        for start in stride(from: 0, to: cards.count, by: Self.window) {
+            let window = Array(cards[start..<min(start + Self.window, cards.count)])
+            let plans = await Self.plan(window, planner: planner, pool: pool)
+            coverageMemo.keep()
+            let found = await Self.lookUp(plans, with: lookUp, width: request.jobs)
+            for (offset, (card, (planned, found))) in zip(window, zip(plans, found)).enumerated() {
+                if case .failure(let failure) = planned {
+                    results[start + offset] = .failed(failure)
+                } else if let cached = found?.cached {
+                    try spool.put(cached.entry, at: start + offset)
+                    results[start + offset] = .cached(card, warnings: cached.plan.warnings)
+                } else if let found {
+                    toRender.append((start + offset, PartlyCached(found)))
+                }
+            }
         }
-        return cards.indices.map { Self.outcome(planned: plans[$0], found: found[$0], rendered: renderedAt[$0]) }
+        events(.planned(total: cards.count, toRender: toRender.count, failed: results.count { $0?.status == .failed }))
+        let rendered = try await renderAndStore(toRender, of: cards, planner: planner, lookUp: lookUp, spool: spool,
+                                                pool: pool, cancellation: cancellation, events: events)
+        for ((position, _), result) in zip(toRender, rendered) {
+            results[position] = result
+        }
+        return results.map { $0! }
     }
 
     /// Stage 1: every card's plan, or why it cannot be built, on the worker pool; in the cards' order.
@@ -185,50 +220,53 @@ public struct Builder: Sendable {
         }
     }
 
-    /// Why each card to render is rendered, in the cards' order, from the manifest in place (read
-    /// only when there is one to render).
-    static func changes(of cards: [CardLookUp], since manifest: ManifestInPlace) -> [CardChange] {
-        guard !cards.isEmpty else { return [] }
-        let previous = Dictionary((manifest.manifest?.cards ?? []).map { ($0.id, $0) },
-                                  uniquingKeysWith: { first, _ in first })
-        return cards.map { card in
-            previous[card.plan.card.id].map { CardChange.between($0, and: card.plan, filesIn: nil) ?? .notCached } ?? .new
-        }
-    }
-
-    /// Stages 3 and 4: renders each card on the pool and stores it as soon as it is done, `jobs`
-    /// cards at a time. A store that fails to write stops the build with that error; a card that
-    /// fails is its own result. `changes` (which reads the manifest in place) runs meanwhile.
-    private func renderAndStore(_ cards: [CardLookUp], records: RecordCache, pool: WorkerPool,
-                                changes: Task<[CardChange], Never>, cancellation: Cancellation,
-                                events: @escaping @Sendable (BuildEvent) -> Void) async throws
-        -> [Result<RenderedOutcome, CardFailure>] {
-        guard !cards.isEmpty else { return [] }
+    /// Stages 3 and 4 for the cards at the `positions` in `cards`, with what the look-up `found` of
+    /// each: plans each again, renders what the cache lacks on the pool and stores it, `jobs` cards
+    /// at a time, and puts its entry in `spool`. A store that fails to write stops the build with
+    /// that error; a card that fails is its own result. Returns each card's line in the report, in
+    /// the order of `positions`.
+    private func renderAndStore(_ positions: [(position: Int, found: PartlyCached)], of cards: [Card],
+                                planner: Planner, lookUp: CacheLookUp,
+                                spool: EntrySpool, pool: WorkerPool, cancellation: Cancellation,
+                                events: @escaping @Sendable (BuildEvent) -> Void) async throws -> [BuildReport.CardResult] {
+        guard !positions.isEmpty else { return [] }
         // libvips starts (on this thread, before the workers use it) only when there is something to render.
         try Vips.start()
-        Vips.setThreadsPerPipeline(Self.threadsPerPipeline(workers: min(request.jobs, cards.count)))
-        let rendering = CardRendering(pool: pool, records: records, maxPixels: request.maxPixels,
+        Vips.setThreadsPerPipeline(Self.threadsPerPipeline(workers: min(request.jobs, positions.count)))
+        let rendering = CardRendering(pool: pool, records: lookUp.records, maxPixels: request.maxPixels,
                                       budget: PaintBudget(painters: min(request.jobs, UsableCPUs.current.count)))
-        let storing = CardStoring(records: records)
+        let storing = CardStoring(records: lookUp.records)
+        let previous = Task { PreviousEntries(lookUp.outputs.manifestInPlace) }
         let stop = Cancellation(following: cancellation)
         let done = Counter()
-        let results = await cards.indices.concurrentMap(width: request.jobs) { position -> RenderAttempt in
+        let results = await positions.concurrentMap(width: request.jobs) { position, partly -> RenderAttempt in
             let card = cards[position]
             let clock = ContinuousClock.now
             let attempt: RenderAttempt
             do {
-                let rendered = try await rendering.render(card, cancellation: stop)
-                let stored = try await storing.store(rendered)
-                attempt = RenderAttempt(.success(RenderedOutcome(
-                    card: stored, stages: rendered.stages, seconds: (ContinuousClock.now - clock).seconds,
-                    change: await changes.value[position])))
+                let plan = try await pool.run { try planner.plan(card).get() }
+                // Looked up again only when an input changed since the look-up stage.
+                let found = if let found = partly.lookUp(for: plan) { found } else { await lookUp.lookUp(plan) }
+                let result: BuildReport.CardResult
+                if let cached = found.cached {
+                    try spool.put(cached.entry, at: position)
+                    result = .cached(card, warnings: plan.warnings)
+                } else {
+                    let rendered = try await rendering.render(found, cancellation: stop)
+                    try spool.put(try await storing.store(rendered).entry, at: position)
+                    let change = await previous.value.change(to: plan)
+                    result = .rendered(card, seconds: (ContinuousClock.now - clock).seconds, stages: rendered.stages,
+                                       reason: change.description, warnings: plan.warnings)
+                }
+                attempt = RenderAttempt(result)
             } catch {
                 if error is FileSystemError { stop.cancel() }
-                attempt = RenderAttempt(.failure(CardFailure(card: card.plan.card, error: error)), stoppedBy: error)
+                attempt = RenderAttempt(.failed(CardFailure(card: card, error: error),
+                                                seconds: (ContinuousClock.now - clock).seconds),
+                                        stoppedBy: error)
             }
             if !(attempt.error is BuildCancelled) {
-                let outcome = CardOutcome(attempt.result, seconds: (ContinuousClock.now - clock).seconds)
-                events(.finished(outcome.result(for: card.plan.card), done: done.increment(), of: cards.count))
+                events(.finished(attempt.result, done: done.increment(), of: positions.count))
             }
             return attempt
         }
@@ -237,51 +275,84 @@ public struct Builder: Sendable {
         return results.map(\.result)
     }
 
-    /// The outcome of a card from its stages' results.
-    static func outcome(planned: Result<CardPlan, CardFailure>, found: CardLookUp?,
-                        rendered: Result<RenderedOutcome, CardFailure>?) -> CardOutcome {
-        if case .failure(let failure) = planned { return .failed(failure, seconds: 0) }
-        if let cached = found?.cached { return .cached(cached) }
-        guard let rendered else { preconditionFailure("every planned card is looked up, and rendered if the cache lacks it") }
-        return CardOutcome(rendered, seconds: 0)
+    /// Stage 5: every card's files, `width` cards at a time from a ``window`` of the cards with an
+    /// entry in `spool`; a card whose files cannot be written fails, and a write failure of the file
+    /// system stops the build.
+    static func write(_ cards: [Card], from spool: EntrySpool, with writer: OutputWriter,
+                      width: Int) async throws -> WrittenCards {
+        var written = WrittenCards()
+        let positions = cards.indices.filter(spool.holds)
+        for start in stride(from: 0, to: positions.count, by: window) {
+            let window = Array(positions[start..<min(start + window, positions.count)])
+            let results = await window.concurrentMap(width: width) { position -> Result<CardManifest.Entry, any Error> in
+                do {
+                    let entry = try spool.entry(at: position)
+                    try await writer.write(entry)
+                    return .success(entry)
+                } catch {
+                    return .failure(error)
+                }
+            }
+            for (position, result) in zip(window, results) {
+                switch result {
+                case .success(let entry):
+                    written.add(entry, of: cards[position], at: position)
+                case .failure(let error as FileSystemError) where error.isWriteFailure:
+                    throw error
+                case .failure(let error):
+                    written.failures.append((position, CardFailure(card: cards[position], error: error)))
+                }
+            }
+        }
+        return written
+    }
+}
+
+/// What the look-up stage found of a card the cache lacks in part, without its plan: nothing, for
+/// a card never built, so a build holds almost nothing of the cards waiting to render.
+struct PartlyCached: Sendable {
+    private let key: ContentDigest
+    private let facts: CardFacts?
+    private let images: [Int: RenderedImageRecord]
+
+    init(_ found: CardLookUp) {
+        key = found.plan.key
+        facts = found.facts
+        images = found.images
     }
 
-    /// Stage 5: every card's files, `width` cards at a time; a card whose files cannot be written
-    /// fails, and a write failure of the file system stops the build. Returns each card's final
-    /// outcome and the manifest entries of those that succeeded, in catalog order.
-    static func write(_ outcomes: [CardOutcome], with writer: OutputWriter,
-                      width: Int) async throws -> (outcomes: [CardOutcome], entries: [CardManifest.Entry]) {
-        let written = await outcomes.concurrentMap(width: width) { outcome -> Result<CardManifest.Entry, any Error>? in
-            guard let card = outcome.cachedCard else { return nil }
-            do {
-                return .success(try await writer.write(card))
-            } catch {
-                return .failure(error)
-            }
+    /// The look-up of `plan`, when it has the key of the plan looked up.
+    func lookUp(for plan: CardPlan) -> CardLookUp? {
+        plan.key == key ? CardLookUp(plan: plan, facts: facts, images: images) : nil
+    }
+}
+
+/// What the write stage wrote: the cards whose files are in place, in catalog order, and those that failed.
+struct WrittenCards {
+    /// Catalog positions of the cards written, whose entries make the manifest.
+    private(set) var positions: [Int] = []
+    /// Every scale of the cards written.
+    private(set) var scales: Set<Int> = []
+    /// Their files and digests, in catalog order and each card's scales in its style's order.
+    private(set) var files = WholeBuild.OutputFiles()
+    var failures: [(position: Int, failure: CardFailure)] = []
+
+    mutating func add(_ entry: CardManifest.Entry, of card: Card, at position: Int) {
+        positions.append(position)
+        for scale in card.style.scales {
+            guard let image = entry.images[CardManifest.scaleName(scale)] else { continue }
+            scales.insert(scale)
+            files.add(image.file, digest: image.sha256)
         }
-        var final = outcomes
-        var entries: [CardManifest.Entry] = []
-        for (index, (outcome, result)) in zip(outcomes, written).enumerated() {
-            guard let card = outcome.cachedCard?.plan.card, let result else { continue }
-            switch result {
-            case .success(let entry):
-                entries.append(entry)
-            case .failure(let error as FileSystemError) where error.isWriteFailure:
-                throw error
-            case .failure(let error):
-                final[index] = .failed(CardFailure(card: card, error: error), seconds: 0)
-            }
-        }
-        return (final, entries)
     }
 }
 
 /// One card's way through rendering and storing, with the error that stopped it, if any.
 private struct RenderAttempt: Sendable {
-    let result: Result<RenderedOutcome, CardFailure>
+    let result: BuildReport.CardResult
     let error: (any Error)?
 
-    init(_ result: Result<RenderedOutcome, CardFailure>, stoppedBy error: (any Error)? = nil) {
+    init(_ result: BuildReport.CardResult, stoppedBy error: (any Error)? = nil) {
         self.result = result
         self.error = error
     }

@@ -18,6 +18,8 @@ struct CacheWorkspace {
     let textCoverage: IndexedArtifactStore
     private let folder: URL?
     private let temporary: URL?
+    /// The cache folder, or the scratch folder of a build without one: where a build's spools go.
+    let scratchDirectory: URL
     /// The size the cache is collected down to at the end of a build that ran its stages.
     private let maxBytes: Int64?
     private let remote: TieredArtifactStore?
@@ -40,6 +42,7 @@ struct CacheWorkspace {
             root = scratch
             temporary = scratch
         }
+        scratchDirectory = root
         let disk = try DiskArtifactStore(root: root)
         remote = request.remoteCache.map { TieredArtifactStore(local: disk, remote: $0, warn: warn) }
         uploadWait = request.remoteUploadWait

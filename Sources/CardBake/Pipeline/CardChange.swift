@@ -55,3 +55,17 @@ enum CardChange: Sendable, Equatable, CustomStringConvertible {
         return nil
     }
 }
+
+/// The entries of the manifest in place, by card ID: what a card rendered again is compared with.
+struct PreviousEntries: Sendable {
+    private let entries: [String: CardManifest.Entry]
+
+    init(_ manifest: ManifestInPlace) {
+        entries = Dictionary((manifest.manifest?.cards ?? []).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Why the card of `plan` is rendered: it is new, or what differs from its entry.
+    func change(to plan: CardPlan) -> CardChange {
+        entries[plan.card.id].map { CardChange.between($0, and: plan, filesIn: nil) ?? .notCached } ?? .new
+    }
+}

@@ -26,6 +26,21 @@ struct CachedCard: Sendable {
     let plan: CardPlan
     let facts: CardFacts
     let images: [Int: RenderedImageRecord]
+
+    /// The card's entry in the manifest.
+    var entry: CardManifest.Entry {
+        let card = plan.card
+        var entries: [String: CardManifest.Image] = [:]
+        for scale in card.style.scales {
+            guard let record = images[scale] else { preconditionFailure("a cached card has every scale") }
+            entries[CardManifest.scaleName(scale)] = CardManifest.Image(
+                file: OutputFolder.file(for: card, scale: scale), width: record.width, height: record.height,
+                bytes: record.bytes, sha256: record.blob)
+        }
+        return CardManifest.Entry(id: card.id, title: card.title, description: card.description,
+                                  size: CardManifest.Size(width: facts.width, height: facts.height),
+                                  key: plan.key, placeholder: facts.placeholder, images: entries, inputs: plan.inputs)
+    }
 }
 
 /// Finds what the cache holds of planned cards. A bitmap counts only when the output folder

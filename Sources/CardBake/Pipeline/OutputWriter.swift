@@ -13,32 +13,37 @@ struct OutputWriter: Sendable {
     /// Noted before the folder's first change, so that a build killed part-way is cleaned up after.
     let journal: WriteJournal
 
-    /// Writes one card's files and returns its manifest entry. Throws ``OutputError/missingBlob(file:)``
-    /// when the store lost a bitmap after it was looked up, and the ``FileSystemError`` of a failed write.
-    func write(_ card: CachedCard) async throws -> CardManifest.Entry {
-        let plan = card.plan
-        var entries: [String: CardManifest.Image] = [:]
-        for scale in plan.card.style.scales {
-            guard let record = card.images[scale] else { preconditionFailure("a cached card has every scale") }
-            let file = OutputFolder.file(for: plan.card, scale: scale)
-            try await materialize(record.blob, as: file)
-            entries[CardManifest.scaleName(scale)] = CardManifest.Image(
-                file: file, width: record.width, height: record.height, bytes: record.bytes, sha256: record.blob)
+    /// Writes the files `entry` lists. Throws ``OutputError/missingBlob(file:)`` when the store lost a
+    /// bitmap after it was looked up, and the ``FileSystemError`` of a failed write.
+    func write(_ entry: CardManifest.Entry) async throws {
+        for image in entry.images.values {
+            try await materialize(image.sha256, as: image.file)
         }
-        return CardManifest.Entry(id: plan.card.id, title: plan.card.title, description: plan.card.description,
-                                  size: CardManifest.Size(width: card.facts.width, height: card.facts.height),
-                                  key: plan.key, placeholder: card.facts.placeholder,
-                                  images: entries, inputs: plan.inputs)
     }
 
     /// Makes `manifest` the output folder's manifest, replacing the file atomically unless it already
     /// has these bytes, and removes the files the previous manifest named that this one does not (only
     /// files cardbake wrote). Returns the manifest's digest and what it removed.
     func replaceManifest(with manifest: CardManifest) throws -> (digest: ContentDigest, removed: [String]) {
+        try replaceManifest(encodedBy: manifest.encode(to:), files: { manifest.files })
+    }
+
+    /// ``replaceManifest(with:)`` for the manifest of `generator` with `count` entries whose texts
+    /// are `element(0)`, `element(1)`, … (``CardManifest/elementText(of:)``) and which name `files`,
+    /// asked for only when there is a previous manifest: no entry is decoded, and the manifest is
+    /// never all in memory.
+    func replaceManifest(generator: String, count: Int, element: (Int) throws -> Data,
+                         files: () throws -> Set<String>) throws -> (digest: ContentDigest, removed: [String]) {
+        try replaceManifest(encodedBy: { try CardManifest.encode(generator: generator, count: count, element: element, to: $0) },
+                            files: files)
+    }
+
+    private func replaceManifest(encodedBy encode: (_ sink: (Data) throws -> Void) throws -> Void,
+                                 files: () throws -> Set<String>) throws -> (digest: ContentDigest, removed: [String]) {
         let previous = folder.manifestInPlace.manifest
-        let digest = try folder.replace(folder.manifestURL, journal: journal, with: manifest.encode(to:))
+        let digest = try folder.replace(folder.manifestURL, journal: journal, with: encode)
         guard let previous else { return (digest, []) }
-        return (digest, OutputFolder.remove(previous.files.subtracting(manifest.files), in: folder.directory))
+        return (digest, OutputFolder.remove(previous.files.subtracting(try files()), in: folder.directory))
     }
 
     /// Runs `body`, which writes the folder's files and then its manifest. When it throws, every file

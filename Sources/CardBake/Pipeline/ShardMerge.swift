@@ -59,7 +59,7 @@ public struct ShardMerge: Sendable {
             }
             let (digest, removed) = try writer.replaceManifest(with: manifest)
             _ = try await GalleryWriter(folder: folder, records: writer.records, journal: writer.journal)
-                .update(for: manifest, digest: digest)
+                .update(cards: GalleryCards(entries: manifest.cards), generator: manifest.generator, digest: digest)
             return removed
         }
         writer.journal.finish()

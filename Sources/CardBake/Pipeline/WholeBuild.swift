@@ -52,29 +52,34 @@ struct WholeBuild {
         self.key = key.digest
     }
 
-    /// The digest of an output folder holding a manifest with digest `manifest` and `files`
-    /// (relative paths, in catalog order, each card's scales in its style's order) with the
-    /// digests of their bytes.
-    static func outputDigest(manifest: ContentDigest, files: some Sequence<(file: String, digest: ContentDigest)>) -> ContentDigest {
-        var output = Fingerprint(domain: "whole-build-output")
-        output.add("manifest", manifest)
-        for (file, digest) in files {
-            output.add("file", file)
-            output.add("digest", digest)
+    /// The files of an output folder with the digests of their bytes, added in order: each card's
+    /// files in catalog order (its scales in its style's order), then the ``derivedFiles``.
+    struct OutputFiles {
+        private var fingerprint = Fingerprint(domain: "whole-build-output-files")
+        private(set) var count = 0
+
+        mutating func add(_ file: String, digest: ContentDigest) {
+            fingerprint.add("file", file)
+            fingerprint.add("digest", digest)
+            count += 1
         }
-        return output.digest
+
+        mutating func add(_ files: [(file: String, digest: ContentDigest)]) {
+            for (file, digest) in files {
+                add(file, digest: digest)
+            }
+        }
+
+        var digest: ContentDigest { fingerprint.digest }
     }
 
-    /// ``outputDigest(manifest:files:)`` of the files `entries` name for `cards` (the same cards,
-    /// in catalog order), then the `derived` files (in ``derivedFiles``' order): what a build that
-    /// wrote them records under its key.
-    static func outputDigest(manifest: ContentDigest, entries: [CardManifest.Entry], of cards: [Card],
-                             derived: [(file: String, digest: ContentDigest)] = []) -> ContentDigest {
-        outputDigest(manifest: manifest, files: zip(cards, entries).flatMap { card, entry in
-            card.style.scales.compactMap { scale in
-                entry.images[CardManifest.scaleName(scale)].map { (file: $0.file, digest: $0.sha256) }
-            }
-        } + derived)
+    /// The digest of an output folder holding a manifest with digest `manifest` and `files`: what a
+    /// build that wrote them records under its key.
+    static func outputDigest(manifest: ContentDigest, files: OutputFiles) -> ContentDigest {
+        var output = Fingerprint(domain: "whole-build-output", version: 2)
+        output.add("manifest", manifest)
+        output.add("files", files.digest)
+        return output.digest
     }
 
     /// Whether the output folder is as the build recorded under this key left it (`recorded`, the
@@ -91,14 +96,14 @@ struct WholeBuild {
             return zip(files, output.statCache.digests(ofFilesAtPaths: files.map(output.path(of:))))
                 .map { (file: $0, digest: $1) }
         }
-        var files: [(file: String, digest: ContentDigest)] = []
+        var files = OutputFiles()
         for case let batch? in found {
             for case let (file, digest?) in batch {
-                files.append((file, digest))
+                files.add(file, digest: digest)
             }
         }
         for case let (file, digest?) in zip(derivedFiles, output.statCache.digests(ofFilesAtPaths: derivedFiles.map(output.path(of:)))) {
-            files.append((file, digest))
+            files.add(file, digest: digest)
         }
         return files.count == catalog.cards.reduce(derivedFiles.count) { $0 + $1.style.scales.count }
             && Self.outputDigest(manifest: manifestDigest, files: files) == recorded

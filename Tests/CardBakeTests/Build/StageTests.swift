@@ -92,7 +92,8 @@ struct StageTests {
     func write() async throws {
         let stages = try Stages()
         let stored = try await stages.renderAndStore()
-        let entry = try await stages.writer.write(stored)
+        let entry = stored.entry
+        try await stages.writer.write(entry)
         #expect(entry.id == stages.card.id && entry.key == stages.plan.key)
         for scale in stages.card.style.scales {
             let image = try #require(entry.images[CardManifest.scaleName(scale)])
@@ -110,7 +111,7 @@ struct StageTests {
         let stored = try await stages.renderAndStore()
         let writer = OutputWriter(folder: stages.output, records: RecordCache(store: InMemoryArtifactStore()),
                                   journal: WriteJournal(folder: stages.folder.file("Output"), areas: []))
-        let error = try await #require(throws: OutputError.self) { try await writer.write(stored) }
+        let error = try await #require(throws: OutputError.self) { try await writer.write(stored.entry) }
         #expect(error.description.contains("run the build again"))
         #expect(!FileManager.default.fileExists(atPath: stages.output.path(of: OutputFolder.file(for: stages.card, scale: 1))))
     }
