@@ -4,8 +4,14 @@ import Foundation
 public struct Card: Sendable, Equatable {
     /// 1–100 characters of `a-z 0-9 . _ -`, starting with a letter or digit; unique in its catalog.
     public var id: String
-    /// Absolute path of the source image (the catalog stores it relative to its own folder).
-    public var image: URL
+    /// The source image, by its absolute path (the catalog stores it relative to its own folder).
+    public var image: URL {
+        get { URL(fileURLWithPath: imagePath, isDirectory: false) }
+        set { imagePath = newValue.path }
+    }
+    /// ``image``'s path, which is what a card holds: a `URL` takes several hundred bytes, and a
+    /// build holds every card of its catalog.
+    package private(set) var imagePath: String
     public var title: String
     public var description: String
     /// The catalog's style with this card's own `style` block, if any, applied over it, then the overrides.
@@ -27,7 +33,7 @@ public struct Card: Sendable, Equatable {
     package init(id: String, image: URL, title: String, description: String, sharing style: SharedCardStyle,
                  index: Int) {
         self.id = id
-        self.image = image
+        self.imagePath = image.path
         self.title = title
         self.description = description
         self.sharedStyle = style
@@ -35,7 +41,7 @@ public struct Card: Sendable, Equatable {
     }
 
     public static func == (lhs: Card, rhs: Card) -> Bool {
-        lhs.id == rhs.id && lhs.image == rhs.image && lhs.title == rhs.title && lhs.description == rhs.description
+        lhs.id == rhs.id && lhs.imagePath == rhs.imagePath && lhs.title == rhs.title && lhs.description == rhs.description
             && lhs.index == rhs.index && (lhs.sharedStyle === rhs.sharedStyle || lhs.style == rhs.style)
     }
 }
