@@ -1,0 +1,52 @@
+import Foundation
+@testable import CardBake
+import CardBakeManifest
+import Testing
+
+/// The spool the build keeps manifest entries in between their stage and the write stage.
+@Suite("Entry spool")
+struct EntrySpoolTests {
+    static func entry(_ id: String, byte: UInt8) -> CardManifest.Entry {
+        let digest = ContentDigest(bytes: [UInt8](repeating: byte, count: 32))!
+        return CardManifest.Entry(
+            id: id, title: "Title \(id) \u{1F680}", description: "A \"quoted\" / slashed description of \(id)",
+            size: CardManifest.Size(width: 320, height: 212.5), key: digest,
+            placeholder: CardManifest.Placeholder(color: "#102030", thumbhash: "GswCBYAHCyuJiIh3eJiIeE+It5B3",
+                                                  dataURL: "data:image/webp;base64,UklGRg=="),
+            images: ["1x": CardManifest.Image(file: "cards/\(id)@1x.png", width: 320, height: 213, bytes: 1000 + Int(byte), sha256: digest),
+                     "2x": CardManifest.Image(file: "cards/\(id)@2x.png", width: 640, height: 425, bytes: 4000, sha256: digest)],
+            inputs: CardInputs(image: digest, text: digest, style: digest, fonts: digest, renderer: digest))
+    }
+
+    @Test("Entries put in any order come back by position; a position never put holds none")
+    func roundTrip() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spool-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let spool = try EntrySpool(in: folder, cards: 5)
+        let entries = [4, 0, 2, 3].map { (position: $0, entry: Self.entry("card-\($0)", byte: UInt8($0))) }
+        for (position, entry) in entries {
+            try spool.put(entry, at: position)
+        }
+        #expect((0..<5).map(spool.holds) == [true, false, true, true, true])
+        for (position, entry) in entries {
+            #expect(try spool.entry(at: position) == entry)
+            #expect(try spool.text(at: position) == CardManifest.elementText(of: entry))
+        }
+        // Its name is gone at once: nothing is left in the folder, whatever becomes of the process.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test("A manifest streamed from the entries' texts has the bytes of the manifest of those entries", arguments: [0, 1, 2, 7])
+    func manifestFromTexts(count: Int) throws {
+        let entries = (0..<count).map { Self.entry("card-\($0)", byte: UInt8($0)) }
+        var streamed = Data()
+        try CardManifest.encode(generator: "cardbake test", count: count,
+                                element: { try CardManifest.elementText(of: entries[$0]) }, to: { streamed.append($0) })
+        let manifest = CardManifest(generator: "cardbake test", cards: entries)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        #expect(streamed == (try encoder.encode(manifest)) + Data("\n".utf8))
+        #expect(try CardManifest(data: streamed, source: "streamed") == manifest)
+    }
+}
