@@ -1,3 +1,4 @@
+import CardBakeFiles
 import Foundation
 
 /// One card of a catalog: an image, a title, a description and the style it is rendered with.
@@ -12,6 +13,8 @@ public struct Card: Sendable, Equatable {
     /// ``image``'s path, which is what a card holds: a `URL` takes several hundred bytes, and a
     /// build holds every card of its catalog.
     package private(set) var imagePath: String
+    /// ``imagePath`` absolute and normal (``NormalPath``), as system calls and the stat cache take it.
+    package var imageFileSystemPath: String { NormalPath.inCurrentDirectory(imagePath) }
     public var title: String
     public var description: String
     /// The catalog's style with this card's own `style` block, if any, applied over it, then the overrides.

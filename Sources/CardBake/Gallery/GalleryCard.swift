@@ -1,4 +1,5 @@
 import CardBakeManifest
+import Foundation
 
 /// What the preview gallery shows of one card.
 struct GalleryCard: Sendable {
@@ -39,16 +40,16 @@ struct GalleryCard: Sendable {
     }
 }
 
-/// A gallery page's cards, handed out one at a time, so that the page of a large build is made
-/// without holding them all.
+/// A gallery page's cards, handed out one at a time as their lines of the page
+/// (``GalleryPage/figureLine(_:)``), so that the page of a large build is made without holding them.
 struct GalleryCards: Sendable {
     let count: Int
     /// Every scale some card has an image at.
     let scales: Set<Int>
-    /// Calls `body` with each card, in order; throws what making a card or `body` throws.
-    let forEach: @Sendable (_ body: (GalleryCard) throws -> Void) throws -> Void
+    /// Calls `body` with each card's line, in order; throws what reading a line or `body` throws.
+    let forEach: @Sendable (_ body: (Data) throws -> Void) throws -> Void
 
-    init(count: Int, scales: Set<Int>, forEach: @escaping @Sendable (_ body: (GalleryCard) throws -> Void) throws -> Void) {
+    init(count: Int, scales: Set<Int>, forEach: @escaping @Sendable (_ body: (Data) throws -> Void) throws -> Void) {
         self.count = count
         self.scales = scales
         self.forEach = forEach
@@ -62,7 +63,7 @@ struct GalleryCards: Sendable {
     init(_ cards: [GalleryCard]) {
         self.init(count: cards.count, scales: Set(cards.flatMap { $0.images.map(\.scale) })) { body in
             for card in cards {
-                try body(card)
+                try body(GalleryPage.figureLine(card))
             }
         }
     }

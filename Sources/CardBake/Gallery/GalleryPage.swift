@@ -59,9 +59,7 @@ struct GalleryPage: Sendable {
 
             """
         try sink(Data(head.utf8))
-        try cards.forEach { card in
-            try sink(Data((Self.figure(card) + "\n").utf8))
-        }
+        try cards.forEach(sink)
         try sink(Data(tail.utf8))
     }
 
@@ -70,6 +68,11 @@ struct GalleryPage: Sendable {
         let scales = cards.scales.sorted().map { "\($0)x" }
         let count = "\(cards.count) card\(cards.count == 1 ? "" : "s")"
         return scales.isEmpty ? count : "\(count) at \(scales.joined(separator: ", "))"
+    }
+
+    /// ``figure(_:)`` as a line of the page.
+    static func figureLine(_ card: GalleryCard) -> Data {
+        Data((figure(card) + "\n").utf8)
     }
 
     /// One card: placeholder colour (and data URL) as its background, the bitmap's files for the

@@ -114,7 +114,7 @@ public struct Builder: Sendable {
             let positions = written.positions
             let cards = GalleryCards(count: positions.count, scales: written.scales) { body in
                 for position in positions {
-                    try body(GalleryCard(entry: try spool.entry(at: position)))
+                    try body(try spool.figure(at: position))
                 }
             }
             let derived = try await request.writesGallery
@@ -148,7 +148,10 @@ public struct Builder: Sendable {
 
     /// The files a build of `catalog` read, once its fonts are resolved.
     private static func inputs(of catalog: Catalog, request: BuildRequest, fonts: FontResolver) -> Set<URL> {
-        Set([request.catalog.standardizedFileURL] + catalog.cards.map(\.image)).union(fonts.files)
+        // Paths first: most catalogs repeat images, and a URL is slower to make than a path to compare.
+        Set([request.catalog.standardizedFileURL] + Set(catalog.cards.map(\.imagePath)).map {
+            URL(fileURLWithPath: $0, isDirectory: false)
+        }).union(fonts.files)
     }
 
     /// The CPUs found and the cards rendered at once, for the report.
@@ -284,19 +287,19 @@ public struct Builder: Sendable {
         let positions = cards.indices.filter(spool.holds)
         for start in stride(from: 0, to: positions.count, by: window) {
             let window = Array(positions[start..<min(start + window, positions.count)])
-            let results = await window.concurrentMap(width: width) { position -> Result<CardManifest.Entry, any Error> in
+            let results = await window.concurrentMap(width: width) { position -> Result<[CardFile], any Error> in
                 do {
-                    let entry = try spool.entry(at: position)
-                    try await writer.write(entry)
-                    return .success(entry)
+                    let files = try spool.files(at: position)
+                    try await writer.write(files)
+                    return .success(files)
                 } catch {
                     return .failure(error)
                 }
             }
             for (position, result) in zip(window, results) {
                 switch result {
-                case .success(let entry):
-                    written.add(entry, of: cards[position], at: position)
+                case .success(let files):
+                    written.add(files, of: cards[position], at: position)
                 case .failure(let error as FileSystemError) where error.isWriteFailure:
                     throw error
                 case .failure(let error):
@@ -337,12 +340,12 @@ struct WrittenCards {
     private(set) var files = WholeBuild.OutputFiles()
     var failures: [(position: Int, failure: CardFailure)] = []
 
-    mutating func add(_ entry: CardManifest.Entry, of card: Card, at position: Int) {
+    mutating func add(_ cardFiles: [CardFile], of card: Card, at position: Int) {
         positions.append(position)
         for scale in card.style.scales {
-            guard let image = entry.images[CardManifest.scaleName(scale)] else { continue }
+            guard let file = cardFiles.first(where: { $0.scale == scale }) else { continue }
             scales.insert(scale)
-            files.add(image.file, digest: image.sha256)
+            files.add(file.file, digest: file.digest)
         }
     }
 }

@@ -13,11 +13,12 @@ struct OutputWriter: Sendable {
     /// Noted before the folder's first change, so that a build killed part-way is cleaned up after.
     let journal: WriteJournal
 
-    /// Writes the files `entry` lists. Throws ``OutputError/missingBlob(file:)`` when the store lost a
-    /// bitmap after it was looked up, and the ``FileSystemError`` of a failed write.
-    func write(_ entry: CardManifest.Entry) async throws {
-        for image in entry.images.values {
-            try await materialize(image.sha256, as: image.file)
+    /// Writes a card's `files` (``CardFile/files(of:)`` of its entry). Throws
+    /// ``OutputError/missingBlob(file:)`` when the store lost a bitmap after it was looked up, and the
+    /// ``FileSystemError`` of a failed write.
+    func write(_ files: [CardFile]) async throws {
+        for file in files {
+            try await materialize(file.digest, as: file.file)
         }
     }
 

@@ -29,9 +29,9 @@ struct Planner: Sendable {
                                            size: card.style.description.size)
             let digest = try CardFailure.field("image", of: card) { () throws(RenderError) in
                 do {
-                    return try statCache.digest(ofFileAt: card.image)
+                    return try statCache.digest(ofFileAtPath: card.imageFileSystemPath)
                 } catch {
-                    throw .unreadableImage(path: card.image.path, reason: RenderError.cause(of: error))
+                    throw .unreadableImage(path: card.imagePath, reason: RenderError.cause(of: error))
                 }
             }
             let drawn = DrawnFonts(title: title.fonts, description: description.fonts)

@@ -44,7 +44,7 @@ struct WholeBuild {
             key.add("font.file", font.file.fileSystemPath)
             key.add("font.resolved", font)
         }
-        for image in Set(catalog.cards.map(\.image.fileSystemPath)).sorted() {
+        for image in Set(catalog.cards.map(\.imageFileSystemPath)).sorted() {
             guard let digest = try? statCache.digest(ofFileAtPath: image) else { return nil }
             key.add("image", image)
             key.add("image.digest", digest)

@@ -18,7 +18,7 @@ struct EntrySpoolTests {
             inputs: CardInputs(image: digest, text: digest, style: digest, fonts: digest, renderer: digest))
     }
 
-    @Test("Entries put in any order come back by position; a position never put holds none")
+    @Test("Entries put in any order come back by position, as manifest text, gallery line and files; a position never put holds none")
     func roundTrip() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spool-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -32,6 +32,11 @@ struct EntrySpoolTests {
         for (position, entry) in entries {
             #expect(try spool.entry(at: position) == entry)
             #expect(try spool.text(at: position) == CardManifest.elementText(of: entry))
+            #expect(try spool.figure(at: position) == GalleryPage.figureLine(GalleryCard(entry: entry)))
+            let files = try spool.files(at: position)
+            #expect(files.map(\.scale) == [1, 2])
+            #expect(files.map(\.file) == ["cards/\(entry.id)@1x.png", "cards/\(entry.id)@2x.png"])
+            #expect(files.allSatisfy { $0.digest == entry.key })
         }
         // Its name is gone at once: nothing is left in the folder, whatever becomes of the process.
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)

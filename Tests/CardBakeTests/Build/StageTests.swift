@@ -93,7 +93,7 @@ struct StageTests {
         let stages = try Stages()
         let stored = try await stages.renderAndStore()
         let entry = stored.entry
-        try await stages.writer.write(entry)
+        try await stages.writer.write(CardFile.files(of: entry))
         #expect(entry.id == stages.card.id && entry.key == stages.plan.key)
         for scale in stages.card.style.scales {
             let image = try #require(entry.images[CardManifest.scaleName(scale)])
@@ -111,7 +111,7 @@ struct StageTests {
         let stored = try await stages.renderAndStore()
         let writer = OutputWriter(folder: stages.output, records: RecordCache(store: InMemoryArtifactStore()),
                                   journal: WriteJournal(folder: stages.folder.file("Output"), areas: []))
-        let error = try await #require(throws: OutputError.self) { try await writer.write(stored.entry) }
+        let error = try await #require(throws: OutputError.self) { try await writer.write(CardFile.files(of: stored.entry)) }
         #expect(error.description.contains("run the build again"))
         #expect(!FileManager.default.fileExists(atPath: stages.output.path(of: OutputFolder.file(for: stages.card, scale: 1))))
     }
