@@ -184,12 +184,12 @@ public struct CardManifest: Codable, Sendable, Equatable {
         indentedAsElement(try encoder.encode(entry))
     }
 
-    /// Pretty-printed, keys sorted, slashes as they are.
-    private static var encoder: JSONEncoder {
+    /// Pretty-printed, keys sorted, slashes as they are; one for every entry, from any thread.
+    private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return encoder
-    }
+    }()
 
     /// An entry whose text marks the slot of `cards`' elements in a manifest's frame.
     private static let frameEntry: Entry = {

@@ -34,9 +34,7 @@ struct GalleryCard: Sendable {
         self.init(id: entry.id, title: entry.title, width: entry.size.width, height: entry.size.height,
                   color: entry.placeholder.color, thumbhash: entry.placeholder.thumbhash,
                   dataURL: entry.placeholder.dataURL,
-                  images: entry.images.compactMap { name, image in
-                      Int(name.dropLast()).map { (scale: $0, file: image.file) }
-                  })
+                  images: CardFile.files(of: entry).map { (scale: $0.scale, file: $0.file) })
     }
 }
 

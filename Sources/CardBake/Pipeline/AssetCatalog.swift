@@ -44,12 +44,11 @@ enum AssetCatalog {
     static func files(for entries: [CardManifest.Entry], withTopContents: Bool) -> [File] {
         var files = withTopContents ? [File(path: contentsName, content: .json(topContents))] : []
         for entry in entries {
-            let images = entry.images.compactMap { name, image in Int(name.dropLast()).map { (scale: $0, image: image) } }
-                .sorted { $0.scale < $1.scale }
+            let images = CardFile.files(of: entry)
             files.append(File(path: imageSet(entry.id) + contentsName,
-                              content: .json(imageSetContents(images.map { ($0.scale, fileName(of: $0.image.file)) }))))
-            files += images.map { File(path: imageSet(entry.id) + fileName(of: $0.image.file),
-                                       content: .image(outputFile: $0.image.file, digest: $0.image.sha256)) }
+                              content: .json(imageSetContents(images.map { ($0.scale, fileName(of: $0.file)) }))))
+            files += images.map { File(path: imageSet(entry.id) + fileName(of: $0.file),
+                                       content: .image(outputFile: $0.file, digest: $0.digest)) }
         }
         return files
     }

@@ -99,7 +99,8 @@ public struct Builder: Sendable {
 
         let coverageMemo = TextCoverageMemo(store: workspace.textCoverage, installedFonts: installedFonts)
         let planner = Planner(statCache: workspace.statCache, fonts: fonts, strict: request.strict, coverageMemo: coverageMemo)
-        let spool = try EntrySpool(in: workspace.scratchDirectory, cards: catalog.cards.count)
+        let spool = try EntrySpool(in: workspace.scratchDirectory, cards: catalog.cards.count,
+                                   figures: request.writesGallery)
         var results = try await cardResults(of: catalog.cards, planner: planner, coverageMemo: coverageMemo,
                                             records: records, output: output, spool: spool, pool: pool,
                                             cancellation: cancellation, events: events)

@@ -6,10 +6,13 @@ import Synchronization
 
 /// The manifest entries of a build's cards, each put as soon as its card is known to be cached or
 /// rendered, and kept in a ``SpoolFile`` rather than in memory until the write stage. Each entry is
-/// kept in the three forms the write stage reads, so that it decodes none: its text in the manifest,
-/// its figure in the gallery page, and its files. Read back by the card's position in the catalog.
+/// kept in the forms the write stage reads, so that it decodes none: its text in the manifest, its
+/// line of the gallery page (for a build that writes one), and its files. Read back by the card's
+/// position in the catalog.
 final class EntrySpool: Sendable {
     private let state: Mutex<State>
+    /// Whether each entry's gallery line is kept.
+    private let keepsFigures: Bool
 
     private struct State {
         let file: SpoolFile
@@ -25,15 +28,17 @@ final class EntrySpool: Sendable {
         let files: Int32
     }
 
-    /// A spool for `cards` cards, in `directory`. Throws ``FileSystemError/cannotWrite(path:errno:)``.
-    init(in directory: URL, cards: Int) throws {
+    /// A spool for `cards` cards, in `directory`, keeping their gallery lines when `figures`.
+    /// Throws ``FileSystemError/cannotWrite(path:errno:)``.
+    init(in directory: URL, cards: Int, figures: Bool) throws {
         state = Mutex(State(file: try SpoolFile(in: directory), places: Array(repeating: nil, count: cards)))
+        keepsFigures = figures
     }
 
     /// Keeps `entry` as the card's at `position`. Throws ``FileSystemError/cannotWrite(path:errno:)``.
     func put(_ entry: CardManifest.Entry, at position: Int) throws {
         let text = try CardManifest.elementText(of: entry)
-        let figure = GalleryPage.figureLine(GalleryCard(entry: entry))
+        let figure = keepsFigures ? GalleryPage.figureLine(GalleryCard(entry: entry)) : Data()
         let files = CardFile.encode(CardFile.files(of: entry))
         try state.withLock { state in
             let offset = try state.file.append(text + figure + files)
@@ -53,7 +58,8 @@ final class EntrySpool: Sendable {
         try read(at: position) { place in (place.offset, place.text) }
     }
 
-    /// The entry's card as a line of the gallery page (``GalleryPage/figureLine(_:)``).
+    /// The entry's card as a line of the gallery page (``GalleryPage/figureLine(_:)``); empty for a
+    /// spool that keeps none.
     func figure(at position: Int) throws -> Data {
         try read(at: position) { place in (place.offset + Int64(place.text), place.figure) }
     }
@@ -75,47 +81,6 @@ final class EntrySpool: Sendable {
             guard let place = state.places[position] else { preconditionFailure("no entry was put at \(position)") }
             let (offset, count) = range(place)
             return try state.file.read(count: Int(count), at: offset)
-        }
-    }
-}
-
-/// One file a manifest entry lists: its scale, its path in the output folder, its bytes' digest.
-struct CardFile: Sendable, Equatable {
-    let scale: Int
-    let file: String
-    let digest: ContentDigest
-
-    /// The files `entry` lists, smallest scale first.
-    static func files(of entry: CardManifest.Entry) -> [CardFile] {
-        entry.images.compactMap { name, image in
-            CardManifest.scale(named: name).map { CardFile(scale: $0, file: image.file, digest: image.sha256) }
-        }.sorted { $0.scale < $1.scale }
-    }
-
-    /// Each file as its scale (big-endian UInt32), its path's length (UInt32) and UTF-8, and its digest's 32 bytes.
-    static func encode(_ files: [CardFile]) -> Data {
-        var bytes: [UInt8] = []
-        for file in files {
-            bytes.appendBigEndian(UInt32(file.scale))
-            bytes.appendBigEndian(UInt32(file.file.utf8.count))
-            bytes.append(contentsOf: file.file.utf8)
-            bytes.append(contentsOf: file.digest.bytes)
-        }
-        return Data(bytes)
-    }
-
-    /// What ``encode(_:)`` wrote; nil for other bytes.
-    static func decode(_ data: Data) -> [CardFile]? {
-        data.withUnsafeBytes { buffer -> [CardFile]? in
-            var reader = BinaryReader(bytes: buffer, offset: 0)
-            var files: [CardFile] = []
-            while reader.remaining > 0 {
-                guard let scale = reader.integer(UInt32.self), let length = reader.integer(UInt32.self),
-                      let path = reader.bytes(Int(length)), let digest = reader.bytes(32).flatMap(ContentDigest.init(bytes:))
-                else { return nil }
-                files.append(CardFile(scale: Int(scale), file: String(decoding: path, as: UTF8.self), digest: digest))
-            }
-            return files
         }
     }
 }

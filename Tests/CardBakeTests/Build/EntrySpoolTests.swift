@@ -23,7 +23,7 @@ struct EntrySpoolTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spool-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let spool = try EntrySpool(in: folder, cards: 5)
+        let spool = try EntrySpool(in: folder, cards: 5, figures: true)
         let entries = [4, 0, 2, 3].map { (position: $0, entry: Self.entry("card-\($0)", byte: UInt8($0))) }
         for (position, entry) in entries {
             try spool.put(entry, at: position)
