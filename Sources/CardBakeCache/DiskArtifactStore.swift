@@ -162,16 +162,41 @@ public struct DiskArtifactStore: ArtifactStoring {
 
 /// Blobs this process hashed intact, with their files' status then: a blob found intact while
 /// looking up, or just stored, is read back once while writing without hashing it a second time,
-/// unless its file changed. An entry goes when it is used, so the table holds only blobs in flight.
+/// unless its file changed. An entry goes when it is used; a blob that is never read back (an output
+/// placed as a hard link) goes when ``capacity`` newer ones have been noted, so the table stays the
+/// same size however many cards a build has. A blob read after its entry went is hashed again.
 private final class VerifiedBlobs: Sendable {
-    private let statuses = Mutex<[ContentDigest: FileStatus]>([:])
+    /// More than the blobs of the cards a build has in flight between storing and writing them.
+    static let capacity = 4096
+
+    private struct Table {
+        var statuses: [ContentDigest: FileStatus] = [:]
+        /// The digests noted, oldest first from `next` on, in a ring of ``capacity``.
+        var noted: [ContentDigest] = []
+        var next = 0
+    }
+
+    private let table = Mutex(Table())
 
     func note(_ digest: ContentDigest, as status: FileStatus) {
-        statuses.withLock { $0[digest] = status }
+        table.withLock { table in
+            table.statuses[digest] = status
+            if table.noted.count < Self.capacity {
+                table.noted.append(digest)
+                return
+            }
+            // A digest noted again since goes too: it is hashed again if read, no more.
+            let oldest = table.noted[table.next]
+            if oldest != digest {
+                table.statuses[oldest] = nil
+            }
+            table.noted[table.next] = digest
+            table.next = (table.next + 1) % Self.capacity
+        }
     }
 
     /// Whether `digest` was noted with `status`; the entry is removed either way.
     func take(_ digest: ContentDigest, as status: FileStatus) -> Bool {
-        statuses.withLock { $0.removeValue(forKey: digest) == status }
+        table.withLock { $0.statuses.removeValue(forKey: digest) == status }
     }
 }

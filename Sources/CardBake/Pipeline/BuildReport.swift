@@ -2,9 +2,10 @@ import CardBakeCache
 import CardBakeCatalog
 import CardBakeManifest
 import Foundation
+import Synchronization
 
 /// Which stages of a card came from the cache; written per card by `--report`.
-public struct StageReport: Codable, Sendable, Equatable {
+public struct StageReport: Codable, Sendable, Hashable {
     public enum Stage: String, Codable, Sendable {
         /// Taken from the cache.
         case cached
@@ -23,6 +24,14 @@ public struct StageReport: Codable, Sendable, Equatable {
         StageReport(background: .skipped,
                     images: Dictionary(uniqueKeysWithValues: scales.map { (CardManifest.scaleName($0), .cached) }))
     }
+
+    /// This report, holding the same table as an equal one made before it in this process: a build's
+    /// cards have a handful of distinct reports, so its report costs no table per card.
+    func shared() -> StageReport {
+        Self.distinct.withLock { $0.insert(self).memberAfterInsert }
+    }
+
+    private static let distinct = Mutex(Set<StageReport>())
 }
 
 /// What happened to every card in a build, and the totals.
@@ -47,12 +56,12 @@ public struct BuildReport: Codable, Sendable, Equatable {
 
         static func cached(_ card: Card, warnings: [Warning] = []) -> CardResult {
             CardResult(id: card.id, index: card.index, status: .cached, seconds: 0,
-                       stages: .allCached(card.style.scales), warnings: warnings.isEmpty ? nil : warnings)
+                       stages: StageReport.allCached(card.style.scales).shared(), warnings: warnings.isEmpty ? nil : warnings)
         }
 
         static func rendered(_ card: Card, seconds: Double, stages: StageReport, reason: String,
                              warnings: [Warning]) -> CardResult {
-            CardResult(id: card.id, index: card.index, status: .rendered, seconds: seconds, stages: stages,
+            CardResult(id: card.id, index: card.index, status: .rendered, seconds: seconds, stages: stages.shared(),
                        reason: reason, warnings: warnings.isEmpty ? nil : warnings)
         }
 
