@@ -303,7 +303,7 @@ public struct Builder: Sendable {
             for (position, result) in zip(window, results) {
                 switch result {
                 case .success(let files):
-                    written.add(files, of: cards[position], at: position)
+                    written.add(files, at: position)
                 case .failure(let error as FileSystemError) where error.isWriteFailure:
                     throw error
                 case .failure(let error):
@@ -344,11 +344,12 @@ struct WrittenCards {
     private(set) var files = WholeBuild.OutputFiles()
     var failures: [(position: Int, failure: CardFailure)] = []
 
-    mutating func add(_ cardFiles: [CardFile], of card: Card, at position: Int) {
+    /// Notes the card at `position` written with `cardFiles`, smallest scale first as its style's
+    /// scales are (``CardFile/files(of:)``).
+    mutating func add(_ cardFiles: [CardFile], at position: Int) {
         positions.append(position)
-        for scale in card.style.scales {
-            guard let file = cardFiles.first(where: { $0.scale == scale }) else { continue }
-            scales.insert(scale)
+        for file in cardFiles {
+            scales.insert(file.scale)
             files.add(file.file, digest: file.digest)
         }
     }

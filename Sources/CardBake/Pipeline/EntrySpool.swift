@@ -38,8 +38,9 @@ final class EntrySpool: Sendable {
     /// Keeps `entry` as the card's at `position`. Throws ``FileSystemError/cannotWrite(path:errno:)``.
     func put(_ entry: CardManifest.Entry, at position: Int) throws {
         let text = try CardManifest.elementText(of: entry)
-        let figure = keepsFigures ? GalleryPage.figureLine(GalleryCard(entry: entry)) : Data()
-        let files = CardFile.encode(CardFile.files(of: entry))
+        let cardFiles = CardFile.files(of: entry)
+        let figure = keepsFigures ? GalleryPage.figureLine(GalleryCard(entry: entry, files: cardFiles)) : Data()
+        let files = CardFile.encode(cardFiles)
         try state.withLock { state in
             let offset = try state.file.append(text + figure + files)
             state.places[position] = Place(offset: offset, text: Int32(text.count), figure: Int32(figure.count),
