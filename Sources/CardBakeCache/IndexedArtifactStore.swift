@@ -25,7 +25,7 @@ package final class IndexedArtifactStore: ArtifactStoring {
     private let file: URL?
     private let index = Mutex(Index.unread)
     private let added = Mutex(AddedRecords())
-    private let use = Mutex(Use())
+    private let use: Mutex<Use>
 
     /// The index as far as this build has needed it. The file is read once: a build that probed one key
     /// (``savedActionResult(for:)``) and then runs its stages decodes the bytes it already has.
@@ -40,6 +40,7 @@ package final class IndexedArtifactStore: ArtifactStoring {
     package init(base: any ArtifactStoring, loadingIndexFrom file: URL?) {
         self.base = base
         self.file = file
+        use = Mutex(Use(blobs: UsedBlobs(spoolingIn: file?.deletingLastPathComponent())))
     }
 
     /// Runs `body` on the index, decoded from the file the first time.
@@ -136,8 +137,9 @@ package final class IndexedArtifactStore: ArtifactStoring {
     /// The entries this build used so far: action results looked up (found) or stored, and blobs
     /// read, found or stored.
     package var usedEntries: Set<CacheEntryID> {
-        let keys = withIndex { $0.usedKeys }.union(added.withLock { $0.keys })
-        let blobs = use.withLock { $0.blobs }
+        let added = added.withLock { (try? $0.entries()) ?? [] }.map(\.key)
+        let keys = withIndex { $0.usedKeys }.union(added)
+        let blobs = use.withLock { $0.blobs.all() }
         return Set(keys.map { CacheEntryID(.actionResult, $0) }).union(blobs.map { CacheEntryID(.blob, $0) })
     }
 
@@ -155,10 +157,17 @@ package final class IndexedArtifactStore: ArtifactStoring {
         }
         guard let pending else { return }
         try added.withLock { added in
-            let keys = (Array(pending.entries.keys) + added.keys).sorted()
+            // A key is either in the saved index or added, never both.
+            let entries = (pending.entries.map { (key: $0.key, record: SavedRecord.loaded($0.value)) }
+                + (try added.entries()).map { (key: $0.key, record: SavedRecord.spooled(at: $0.offset)) })
+                .sorted { $0.key < $1.key }
             let output = try DigestingFile(replacing: file)
-            try Self.writeEntries(keys, record: { try pending.entries[$0] ?? added.spooledRecord(for: $0) },
-                                  to: output.append)
+            try Self.writeEntries(entries.map(\.key), record: { position in
+                switch entries[position].record {
+                case .loaded(let record): record
+                case .spooled(let offset): try added.record(at: offset)
+                }
+            }, to: output.append)
             try output.append(output.digest.bytes)
             try output.commit()
         }
@@ -166,18 +175,31 @@ package final class IndexedArtifactStore: ArtifactStoring {
     }
 }
 
-/// The records a build added to the index, in a ``SpoolFile`` beside the index's file (made when the
-/// first comes), with their places in memory; none when there is no file to save the index in.
+/// Where a record the index saves is: decoded from the saved index, or in the spool of those added.
+private enum SavedRecord {
+    case loaded(Data)
+    case spooled(at: Int64)
+}
+
+/// The records a build added to the index, each after its key and length in a ``SpoolFile`` beside
+/// the index's file (made when the first comes); none when there is no file to save the index in.
+///
+/// In memory it keeps only where each record starts, by the first 8 bytes of its key: 16 bytes of
+/// table a record where a table by the whole key takes 48, which a cold build of a large catalog
+/// adds several of per card. A key is confirmed by the one in the spool; the rare key whose first
+/// 8 bytes an earlier key has is kept by its whole key.
 private struct AddedRecords {
     private var spool: SpoolFile?
-    private var places: [ContentDigest: Place] = [:]
+    private var places: [UInt64: Int64] = [:]
+    private var clashing: [ContentDigest: Int64] = [:]
 
-    private struct Place {
-        let offset: Int64
-        let count: Int
+    /// A spooled record's key and length: 32 bytes, then a big-endian UInt32.
+    private static let headSize = 36
+
+    /// Every key added, with where its record starts.
+    func entries() throws -> [(key: ContentDigest, offset: Int64)] {
+        try (Array(places.values) + clashing.values).map { offset in (try head(at: offset).key, offset) }
     }
-
-    var keys: [ContentDigest] { Array(places.keys) }
 
     /// Writes `record` to the spool; false, keeping nothing, when there is no index file or no spool can be made.
     mutating func add(_ record: Data, for key: ContentDigest, besideIndexAt file: URL?) -> Bool {
@@ -185,25 +207,61 @@ private struct AddedRecords {
         if spool == nil {
             spool = try? SpoolFile(in: file.deletingLastPathComponent())
         }
-        guard let spool, let offset = try? spool.append(record) else {
+        var keyAndLength = key.bytes
+        keyAndLength.appendBigEndian(UInt32(record.count))
+        guard let spool, let offset = try? spool.append(keyAndLength), (try? spool.append(record)) != nil else {
             // The caller keeps the record in memory instead: the key must not stay here too.
-            places[key] = nil
+            remove(key)
             return false
         }
-        places[key] = Place(offset: offset, count: record.count)
+        if clashing[key] == nil, let earlier = places[key.leadingWord], (try? head(at: earlier).key) != key {
+            clashing[key] = offset
+        } else if clashing[key] != nil {
+            clashing[key] = offset
+        } else {
+            places[key.leadingWord] = offset
+        }
         return true
     }
 
     /// The record under `key`, if this build added one and it can be read back.
     func record(for key: ContentDigest) -> Data? {
-        guard places[key] != nil else { return nil }
-        return try? spooledRecord(for: key)
+        try? spooledRecord(for: key)
     }
 
-    /// The record under `key`, one of ``keys``; throws ``FileSystemError`` when it cannot be read back.
-    func spooledRecord(for key: ContentDigest) throws -> Data {
-        guard let place = places[key], let spool else { preconditionFailure("\(key) was not added") }
-        return try spool.read(count: place.count, at: place.offset)
+    /// The record at `offset`, one of ``entries()``'s; throws ``FileSystemError`` when it cannot be read back.
+    func record(at offset: Int64) throws -> Data {
+        guard let spool else { preconditionFailure("no record was added") }
+        return try spool.read(count: try head(at: offset).count, at: offset + Int64(Self.headSize))
+    }
+
+    /// The record under `key`; nil when this build added none. Throws ``FileSystemError`` when it
+    /// cannot be read back.
+    private func spooledRecord(for key: ContentDigest) throws -> Data? {
+        guard let offset = place(of: key) else { return nil }
+        return try record(at: offset)
+    }
+
+    /// Where the record under `key` starts, if this build added one.
+    private func place(of key: ContentDigest) -> Int64? {
+        if let offset = clashing[key] { return offset }
+        guard let offset = places[key.leadingWord], (try? head(at: offset).key) == key else { return nil }
+        return offset
+    }
+
+    private mutating func remove(_ key: ContentDigest) {
+        if clashing.removeValue(forKey: key) == nil, place(of: key) != nil {
+            places[key.leadingWord] = nil
+        }
+    }
+
+    private func head(at offset: Int64) throws -> (key: ContentDigest, count: Int) {
+        guard let spool else { preconditionFailure("no record was added") }
+        let head = try spool.read(count: Self.headSize, at: offset)
+        return head.withUnsafeBytes { bytes in
+            var reader = BinaryReader(bytes: bytes, offset: 0)
+            return (ContentDigest(bytes: reader.bytes(32)!)!, Int(reader.integer(UInt32.self)!))
+        }
     }
 }
 
@@ -246,7 +304,7 @@ package struct StoreUsage: Sendable, Equatable {
 /// What a build did with its store: counts, and the blobs it read, found or stored.
 private struct Use {
     var usage = StoreUsage()
-    var blobs: Set<ContentDigest> = []
+    var blobs: UsedBlobs
 
     mutating func actionResultLookedUp(found: Bool) {
         if found { usage.actionResultHits += 1 } else { usage.actionResultMisses += 1 }
@@ -266,6 +324,44 @@ private struct Use {
     }
 }
 
+/// The blobs a build used, appended to a ``SpoolFile`` (made when the first comes) rather than held:
+/// a cold build of a large catalog stores several per card. Held in memory when there is no folder
+/// for the spool or it cannot be written.
+private struct UsedBlobs {
+    private let folder: URL?
+    private var spool: SpoolFile?
+    /// Digests spooled, each 32 bytes from the start of the file; none after an append fails.
+    private var spooled = 0
+    private var spoolFailed = false
+    private var held: Set<ContentDigest> = []
+
+    init(spoolingIn folder: URL?) {
+        self.folder = folder
+    }
+
+    mutating func insert(_ digest: ContentDigest) {
+        if spool == nil, !spoolFailed, let folder {
+            spool = try? SpoolFile(in: folder)
+            spoolFailed = spool == nil
+        }
+        if let spool, !spoolFailed {
+            if (try? spool.append(digest.bytes)) != nil {
+                spooled += 1
+                return
+            }
+            // What that append wrote in part is past the digests read back.
+            spoolFailed = true
+        }
+        held.insert(digest)
+    }
+
+    /// Every digest inserted; those spooled that cannot be read back are missing.
+    func all() -> Set<ContentDigest> {
+        guard let spool, spooled > 0, let bytes = try? spool.read(count: spooled * 32, at: 0) else { return held }
+        return held.union(stride(from: 0, to: bytes.count, by: 32).map { ContentDigest(bytes: bytes[$0..<$0 + 32])! })
+    }
+}
+
 /// The index file, integers big-endian:
 ///
 ///     "cardbake-ac-index 1\n"
@@ -279,19 +375,20 @@ extension IndexedArtifactStore {
 
     package static func encode(_ entries: [ContentDigest: Data]) -> Data {
         var bytes = Data()
-        writeEntries(entries.keys.sorted(), record: { entries[$0]! }, to: { bytes.append($0) })
+        let keys = entries.keys.sorted()
+        writeEntries(keys, record: { entries[keys[$0]]! }, to: { bytes.append($0) })
         return bytes.appendingChecksum()
     }
 
     /// Hands `sink` an index file a piece at a time, all but its checksum: the header, then the entry
-    /// of each of `keys` (in increasing order) with its `record`.
-    private static func writeEntries(_ keys: [ContentDigest], record: (ContentDigest) throws -> Data,
+    /// of each of `keys` (in increasing order) with its `record`, by its position in `keys`.
+    private static func writeEntries(_ keys: [ContentDigest], record: (Int) throws -> Data,
                                      to sink: (Data) throws -> Void) rethrows {
         var start = header
         start.appendBigEndian(UInt32(keys.count))
         try sink(Data(start))
-        for key in keys {
-            let bytes = try record(key)
+        for (position, key) in keys.enumerated() {
+            let bytes = try record(position)
             var head = key.bytes
             head.appendBigEndian(UInt32(bytes.count))
             try sink(Data(head))

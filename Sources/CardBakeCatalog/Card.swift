@@ -43,6 +43,12 @@ public struct Card: Sendable, Equatable {
         self.index = index
     }
 
+    /// Makes ``imagePath`` the equal string in `paths`, adding it if there is none, so that cards
+    /// of the same image hold one copy of its path.
+    package mutating func shareImagePath(with paths: inout Set<String>) {
+        imagePath = paths.insert(imagePath).memberAfterInsert
+    }
+
     public static func == (lhs: Card, rhs: Card) -> Bool {
         lhs.id == rhs.id && lhs.imagePath == rhs.imagePath && lhs.title == rhs.title && lhs.description == rhs.description
             && lhs.index == rhs.index && (lhs.sharedStyle === rhs.sharedStyle || lhs.style == rhs.style)

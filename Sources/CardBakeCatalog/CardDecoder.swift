@@ -25,7 +25,17 @@ package struct CardDecoder {
     /// The cards that are valid, in order, after reporting the problems of the others. The ids are
     /// checked first, in order (``uniqueIDs(of:)``); then the cards are read in shares of a few
     /// hundred on every CPU, each share reporting to a log of its own, merged into the reader's after.
+    /// Cards with the same image share one string of its path: catalogs repeat images.
     package func decode(_ cards: [SchemaReader.Node]) -> [Card] {
+        var decoded = decodeCards(cards)
+        var paths = Set<String>()
+        for index in decoded.indices {
+            decoded[index].shareImagePath(with: &paths)
+        }
+        return decoded
+    }
+
+    private func decodeCards(_ cards: [SchemaReader.Node]) -> [Card] {
         let ids = uniqueIDs(of: cards)
         let shares = cards.count / shareSize + (cards.count % shareSize == 0 ? 0 : 1)
         guard shares > 1 else {

@@ -52,6 +52,10 @@ public struct ContentDigest: Hashable, Sendable, Codable, Comparable, CustomStri
         return bytes
     }
 
+    /// The first 8 bytes as a big-endian integer: for a table that keys by part of a digest, as
+    /// evenly spread as the whole.
+    package var leadingWord: UInt64 { word0 }
+
     /// 64 lowercase hexadecimal digits.
     public var description: String {
         var text: [UInt8] = []

@@ -201,11 +201,8 @@ public struct Builder: Sendable {
             }
         }
         events(.planned(total: cards.count, toRender: toRender.count, failed: results.count { $0?.status == .failed }))
-        let rendered = try await renderAndStore(toRender, of: cards, planner: planner, lookUp: lookUp, spool: spool,
-                                                pool: pool, cancellation: cancellation, events: events)
-        for ((position, _), result) in zip(toRender, rendered) {
-            results[position] = result
-        }
+        try await renderAndStore(toRender, of: cards, into: &results, planner: planner, lookUp: lookUp, spool: spool,
+                                 pool: pool, cancellation: cancellation, events: events)
         return results.map { $0! }
     }
 
@@ -227,13 +224,13 @@ public struct Builder: Sendable {
     /// Stages 3 and 4 for the cards at the `positions` in `cards`, with what the look-up `found` of
     /// each: plans each again, renders what the cache lacks on the pool and stores it, `jobs` cards
     /// at a time, and puts its entry in `spool`. A store that fails to write stops the build with
-    /// that error; a card that fails is its own result. Returns each card's line in the report, in
-    /// the order of `positions`.
+    /// that error; a card that fails is its own result. Each card's line in the report goes to
+    /// `results` at its position as the card finishes.
     private func renderAndStore(_ positions: [(position: Int, found: PartlyCached)], of cards: [Card],
-                                planner: Planner, lookUp: CacheLookUp,
+                                into results: inout [BuildReport.CardResult?], planner: Planner, lookUp: CacheLookUp,
                                 spool: EntrySpool, pool: WorkerPool, cancellation: Cancellation,
-                                events: @escaping @Sendable (BuildEvent) -> Void) async throws -> [BuildReport.CardResult] {
-        guard !positions.isEmpty else { return [] }
+                                events: @escaping @Sendable (BuildEvent) -> Void) async throws {
+        guard !positions.isEmpty else { return }
         // libvips starts (on this thread, before the workers use it) only when there is something to render.
         try Vips.start()
         Vips.setThreadsPerPipeline(Self.threadsPerPipeline(workers: min(request.jobs, positions.count)))
@@ -246,7 +243,9 @@ public struct Builder: Sendable {
         let previous = Task { PreviousEntries(lookUp.outputs.manifestInPlace) }
         let stop = Cancellation(following: cancellation)
         let done = Counter()
-        let results = await positions.concurrentMap(width: request.jobs) { position, partly -> RenderAttempt in
+        // The write failure of the first card in catalog order that had one.
+        var stoppedBy: (position: Int, error: FileSystemError)?
+        await positions.concurrentForEach(width: request.jobs) { position, partly -> RenderAttempt in
             let card = cards[position]
             let clock = ContinuousClock.now
             let attempt: RenderAttempt
@@ -276,10 +275,15 @@ public struct Builder: Sendable {
                 events(.finished(attempt.result, done: done.increment(), of: positions.count))
             }
             return attempt
+        } receive: { offset, attempt in
+            let position = positions[offset].position
+            results[position] = attempt.result
+            if let error = attempt.error as? FileSystemError, stoppedBy.map({ position < $0.position }) ?? true {
+                stoppedBy = (position, error)
+            }
         }
-        for case let error as FileSystemError in results.map(\.error) { throw error }
+        if let stoppedBy { throw stoppedBy.error }
         try cancellation.check()
-        return results.map(\.result)
     }
 
     /// Stage 5: every card's files, `width` cards at a time from a ``window`` of the cards with an
@@ -315,22 +319,32 @@ public struct Builder: Sendable {
     }
 }
 
-/// What the look-up stage found of a card the cache lacks in part, without its plan: nothing, for
-/// a card never built, so a build holds almost nothing of the cards waiting to render.
+/// What the look-up stage found of a card the cache lacks in part, without its plan: its key, and
+/// nothing else for a card never built (40 bytes), so a build holds almost nothing of the cards
+/// waiting to render.
 struct PartlyCached: Sendable {
     private let key: ContentDigest
-    private let facts: CardFacts?
-    private let images: [Int: RenderedImageRecord]
+    private let found: Found?
+
+    /// The records found, boxed: most cards waiting to render in a large build have none.
+    private final class Found: Sendable {
+        let facts: CardFacts?
+        let images: [Int: RenderedImageRecord]
+
+        init(facts: CardFacts?, images: [Int: RenderedImageRecord]) {
+            self.facts = facts
+            self.images = images
+        }
+    }
 
     init(_ found: CardLookUp) {
         key = found.plan.key
-        facts = found.facts
-        images = found.images
+        self.found = found.facts == nil && found.images.isEmpty ? nil : Found(facts: found.facts, images: found.images)
     }
 
     /// The look-up of `plan`, when it has the key of the plan looked up.
     func lookUp(for plan: CardPlan) -> CardLookUp? {
-        plan.key == key ? CardLookUp(plan: plan, facts: facts, images: images) : nil
+        plan.key == key ? CardLookUp(plan: plan, facts: found?.facts, images: found?.images ?? [:]) : nil
     }
 }
 

@@ -105,20 +105,29 @@ extension Sequence where Element: Sendable {
         width: Int, _ transform: @escaping @Sendable (Element) async -> Output
     ) async -> [Output] {
         let items = Array(self)
-        return await withTaskGroup(of: (Int, Output).self) { group in
-            var results = [Output?](repeating: nil, count: items.count)
+        var results = [Output?](repeating: nil, count: items.count)
+        await items.concurrentForEach(width: width, transform) { results[$0] = $1 }
+        return results.map { $0! }
+    }
+
+    /// `transform` of every element, at most `width` at a time, each output handed to `receive` on
+    /// the caller's task with its element's offset as soon as it is ready (so not in order): for a
+    /// caller that keeps less of an output than the output itself.
+    func concurrentForEach<Output: Sendable>(
+        width: Int, _ transform: @escaping @Sendable (Element) async -> Output, receive: (Int, Output) -> Void
+    ) async {
+        await withTaskGroup(of: (Int, Output).self) { group in
             var started = 0
-            for (index, item) in items.enumerated() {
+            for (index, item) in enumerated() {
                 if started >= Swift.max(1, width), let (done, output) = await group.next() {
-                    results[done] = output
+                    receive(done, output)
                 }
                 group.addTask { (index, await transform(item)) }
                 started += 1
             }
             for await (done, output) in group {
-                results[done] = output
+                receive(done, output)
             }
-            return results.map { $0! }
         }
     }
 }

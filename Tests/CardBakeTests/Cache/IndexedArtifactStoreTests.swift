@@ -170,6 +170,49 @@ struct IndexedArtifactStoreTests {
         }
     }
 
+    @Test("Added keys that share their first 8 bytes each keep their own record, replaced in place and saved")
+    func addedKeysSharingALeadingWord() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("ac-index")
+            let base = CountingStore()
+            let store = IndexedArtifactStore(base: base, loadingIndexFrom: file)
+            // Three keys with the same first 8 bytes, and a fourth only as a lookup.
+            let keys = (1...4).map { ContentDigest(bytes: Array(repeating: 7, count: 8) + Array(repeating: UInt8($0), count: 24))! }
+            for (index, key) in keys.prefix(3).enumerated() {
+                store.keepInIndex(Data("record \(index)".utf8), for: key)
+            }
+            store.keepInIndex(Data("record 1, again".utf8), for: keys[1])
+            store.keepInIndex(Data("record 0, again".utf8), for: keys[0])
+            let expected = [Data("record 0, again".utf8), Data("record 1, again".utf8), Data("record 2".utf8)]
+            #expect(keys.prefix(3).map(store.indexedActionResult(for:)) == expected)
+            #expect(store.indexedActionResult(for: keys[3]) == nil)
+            #expect(store.usedEntries == Set(keys.prefix(3).map { CacheEntryID(.actionResult, $0) }))
+
+            try store.save(to: file)
+            let next = IndexedArtifactStore(base: base, loadingIndexFrom: file)
+            #expect(keys.prefix(3).map(next.indexedActionResult(for:)) == expected)
+            #expect(next.indexedActionResult(for: keys[3]) == nil)
+        }
+    }
+
+    @Test("The blobs a build stores and reads are its used entries, each once, with or without a folder for a spool",
+          arguments: [true, false])
+    func usedBlobs(spooled: Bool) async throws {
+        try await withTemporaryDirectory { directory in
+            let store = IndexedArtifactStore(base: CountingStore(),
+                                             loadingIndexFrom: spooled ? directory.appendingPathComponent("ac-index") : nil)
+            var stored: [ContentDigest] = []
+            for blob in 0..<100 {
+                stored.append(try await store.storeBlob(Data("blob \(blob)".utf8)))
+            }
+            #expect(await store.blob(stored[3]) == Data("blob 3".utf8))
+            #expect(await store.containsBlob(stored[4]))
+            #expect(await !store.containsBlob(ContentDigest.sha256(Data("never stored".utf8))))
+            #expect(store.usedEntries == Set(stored.map { CacheEntryID(.blob, $0) }))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        }
+    }
+
     @Test("A damaged or foreign index is ignored whole: every lookup goes to the store", arguments: [0, 25, -1])
     func damagedIndexIsIgnored(flippedByte: Int) async throws {
         try await withTemporaryDirectory { directory in

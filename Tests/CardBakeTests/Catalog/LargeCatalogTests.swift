@@ -77,4 +77,22 @@ import Testing
             path: "[1500].id", cardID: "card-10",
             message: #"duplicate id "card-10"; first used by cards[10]; each card needs its own id."#))
     }
+
+    @Test("Cards of the same image share one string of its path, across shares")
+    func cardsOfOneImageShareItsPath() throws {
+        let cards = (0..<1_000).map { #"{"id": "card-\#($0)", "image": "images/photo-\#($0 % 3).jpeg", "title": "Card", "description": "."}"# }
+        let root = try JSONDocument.parse(Data(("[" + cards.joined(separator: ",\n") + "]").utf8))
+        let reader = SchemaReader(log: ProblemLog(), paths: CatalogPathResolver(catalogFile: URL(filePath: "/c/catalog.json")))
+        let nodes = reader.array(SchemaReader.Node(value: root, path: .root), expected: "cards")!
+        let decoded = CardDecoder(reader: reader, catalogStyle: CardStyle(), overrides: StyleOverrides(), shareSize: 300)
+            .decode(nodes)
+        #expect(decoded.map(\.imagePath) == (0..<1_000).map { "/c/images/photo-\($0 % 3).jpeg" })
+        #expect(Set(decoded.map { storage(of: $0.imagePath) }).count == 3)
+    }
+
+    /// Where a native string's bytes are: equal for strings that share their storage.
+    private func storage(of text: String) -> UnsafeRawPointer? {
+        var text = text
+        return text.withUTF8 { UnsafeRawPointer($0.baseAddress) }
+    }
 }
