@@ -8,22 +8,24 @@ import Foundation
 enum PNGChunks {
     private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
-    /// `png` with every other chunk removed; nil when it is not a whole PNG.
-    static func pixelsOnly(_ png: Data) -> Data? {
-        let bytes = [UInt8](png)
+    /// Moves the chunks of the PNG in `bytes` that are kept to its front, in order, and returns
+    /// their length; nil when it is not a whole PNG. No copy of the file is made.
+    static func keepPixelsOnly(in bytes: UnsafeMutableRawBufferPointer) -> Int? {
         guard bytes.starts(with: signature) else { return nil }
-        var kept = signature
+        var kept = signature.count
         var offset = signature.count
         while offset + 12 <= bytes.count {
             let length = Int(bytes.bigEndianUInt32(at: offset))
             let end = offset + 12 + length
             guard end <= bytes.count else { return nil }
             let type = bytes[offset + 4..<offset + 8]
+            let last = type.elementsEqual("IEND".utf8)
             // A chunk type whose first letter is upper case is critical: a decoder must understand it.
             if type.first.map(isUpperCaseLetter) == true || type.elementsEqual("tRNS".utf8) {
-                kept += bytes[offset..<end]
+                bytes.move(offset..<end, to: kept)
+                kept += end - offset
             }
-            if type.elementsEqual("IEND".utf8) { return Data(kept) }
+            if last { return kept }
             offset = end
         }
         return nil
@@ -44,13 +46,13 @@ enum WebPChunks {
     /// The alpha and animation bits of the `VP8X` flags byte.
     private static let keptVP8XFlags: UInt8 = 0x10 | 0x02
 
-    /// `webp` with every other chunk removed; nil when it is not a whole WebP.
-    static func pixelsOnly(_ webp: Data) -> Data? {
-        let bytes = [UInt8](webp)
+    /// Moves the chunks of the WebP in `bytes` that are kept to its front, in order, with the
+    /// RIFF size and any header's flags set to match, and returns their length; nil when it is
+    /// not a whole WebP. No copy of the file is made.
+    static func keepPixelsOnly(in bytes: UnsafeMutableRawBufferPointer) -> Int? {
         guard bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WEBP".utf8),
               Int(bytes.littleEndianUInt32(at: 4)) + 8 == bytes.count else { return nil }
-        var header: [UInt8]?
-        var chunks: [(type: String, bytes: ArraySlice<UInt8>)] = []
+        var chunks: [(type: String, range: Range<Int>)] = []
         var offset = 12
         while offset < bytes.count {
             guard offset + 8 <= bytes.count else { return nil }
@@ -58,27 +60,28 @@ enum WebPChunks {
             let end = offset + 8 + size + size % 2
             guard end <= bytes.count else { return nil }
             let type = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
-            if type == "VP8X", size >= 1 {
-                var vp8x = Array(bytes[offset..<end])
-                vp8x[8] &= keptVP8XFlags
-                header = vp8x
-            } else if bitstream.contains(type) {
-                chunks.append((type, bytes[offset..<end]))
+            if (type == "VP8X" && size >= 1) || bitstream.contains(type) {
+                chunks.append((type, offset..<end))
             }
             offset = end
         }
-        var body = Array("WEBP".utf8)
-        if let header, chunks.contains(where: { needingHeader.contains($0.type) }) {
-            body += header
+        let needsHeader = chunks.contains { needingHeader.contains($0.type) }
+        var kept = 12
+        for chunk in chunks where chunk.type != "VP8X" || needsHeader {
+            bytes.move(chunk.range, to: kept)
+            if chunk.type == "VP8X" {
+                bytes[kept + 8] &= keptVP8XFlags
+            }
+            kept += chunk.range.count
         }
-        for chunk in chunks {
-            body += chunk.bytes
+        withUnsafeBytes(of: UInt32(kept - 8).littleEndian) { size in
+            bytes.baseAddress!.advanced(by: 4).copyMemory(from: size.baseAddress!, byteCount: 4)
         }
-        return Data(Array("RIFF".utf8) + UInt32(body.count).littleEndianBytes + body)
+        return kept
     }
 }
 
-private extension [UInt8] {
+private extension UnsafeMutableRawBufferPointer {
     func bigEndianUInt32(at offset: Int) -> UInt32 {
         self[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
     }
@@ -86,8 +89,10 @@ private extension [UInt8] {
     func littleEndianUInt32(at offset: Int) -> UInt32 {
         self[offset..<offset + 4].reversed().reduce(0) { $0 << 8 | UInt32($1) }
     }
-}
 
-private extension UInt32 {
-    var littleEndianBytes: [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: self >> (8 * $0)) } }
+    /// Moves the bytes of `range` to start at `destination`, at or before the range's start.
+    func move(_ range: Range<Int>, to destination: Int) {
+        guard destination != range.lowerBound, let base = baseAddress else { return }
+        memmove(base + destination, base + range.lowerBound, range.count)
+    }
 }

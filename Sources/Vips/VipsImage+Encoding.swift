@@ -62,22 +62,30 @@ extension VipsImage {
             }
             return buffer
         }
-        let saved = Data(bytesNoCopy: buffer, count: length, deallocator: .custom { pointer, _ in g_free(pointer) })
-        return try encoder.withoutMetadata(saved)
+        let kept: Int
+        do {
+            kept = try encoder.keepPixelsOnly(in: UnsafeMutableRawBufferPointer(start: buffer, count: length))
+        } catch {
+            g_free(buffer)
+            throw error
+        }
+        return Data(bytesNoCopy: buffer, count: kept, deallocator: .custom { pointer, _ in g_free(pointer) })
     }
 }
 
 extension VipsEncoder {
-    /// `saved` without what libvips' savers write even with `strip` (JPEG and HEIF with `strip` have nothing left).
-    func withoutMetadata(_ saved: Data) throws(VipsError) -> Data {
-        let (kept, format): (Data?, String) = switch self {
-        case .png: (PNGChunks.pixelsOnly(saved), "PNG")
-        case .jpeg: (saved, "JPEG")
-        case .webp: (WebPChunks.pixelsOnly(saved), "WebP")
-        case .heif: (saved, "HEIF")
+    /// Removes from the file libvips saved in `bytes` what its savers write even with `strip`
+    /// (JPEG and HEIF with `strip` have nothing left), moving what is kept to the front, in place:
+    /// an encoded bitmap is never copied. Returns the length kept.
+    func keepPixelsOnly(in bytes: UnsafeMutableRawBufferPointer) throws(VipsError) -> Int {
+        let (kept, format): (Int?, String) = switch self {
+        case .png: (PNGChunks.keepPixelsOnly(in: bytes), "PNG")
+        case .jpeg: (bytes.count, "JPEG")
+        case .webp: (WebPChunks.keepPixelsOnly(in: bytes), "WebP")
+        case .heif: (bytes.count, "HEIF")
         }
         guard let kept else {
-            throw VipsError(operation: "save", message: "libvips wrote \(saved.count) bytes that are not a whole \(format)")
+            throw VipsError(operation: "save", message: "libvips wrote \(bytes.count) bytes that are not a whole \(format)")
         }
         return kept
     }
