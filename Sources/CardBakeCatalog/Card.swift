@@ -15,8 +15,16 @@ public struct Card: Sendable, Equatable {
     package private(set) var imagePath: String
     /// ``imagePath`` absolute and normal (``NormalPath``), as system calls and the stat cache take it.
     package var imageFileSystemPath: String { NormalPath.inCurrentDirectory(imagePath) }
-    public var title: String
-    public var description: String
+    public var title: String {
+        get { texts.title }
+        set { texts = .held(title: newValue, description: description) }
+    }
+    public var description: String {
+        get { texts.description }
+        set { texts = .held(title: title, description: newValue) }
+    }
+    /// The title and description, held or, for a card of a decoded catalog, in its ``TextSpool``.
+    var texts: CardTexts
     /// The catalog's style with this card's own `style` block, if any, applied over it, then the overrides.
     public var style: CardStyle {
         get { sharedStyle.style }
@@ -37,8 +45,7 @@ public struct Card: Sendable, Equatable {
                  index: Int) {
         self.id = id
         self.imagePath = image.path
-        self.title = title
-        self.description = description
+        self.texts = .held(title: title, description: description)
         self.sharedStyle = style
         self.index = index
     }
@@ -61,5 +68,25 @@ package final class SharedCardStyle: Sendable {
 
     package init(_ style: CardStyle) {
         self.style = style
+    }
+}
+
+/// A card's title and description: held, or in the spool of the catalog it was decoded from.
+enum CardTexts: Sendable {
+    case held(title: String, description: String)
+    case spooled(TextSpool, TextSpool.Place)
+
+    var title: String {
+        switch self {
+        case .held(let title, _): title
+        case .spooled(let spool, let place): spool.title(at: place)
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .held(_, let description): description
+        case .spooled(let spool, let place): spool.description(at: place)
+        }
     }
 }

@@ -25,13 +25,15 @@ package struct CardDecoder {
     /// The cards that are valid, in order, after reporting the problems of the others. The ids are
     /// checked first, in order (``uniqueIDs(of:)``); then the cards are read in shares of a few
     /// hundred on every CPU, each share reporting to a log of its own, merged into the reader's after.
-    /// Cards with the same image share one string of its path: catalogs repeat images.
+    /// Cards with the same image share one string of its path (catalogs repeat images), and their
+    /// texts wait in a ``TextSpool`` (held, if no spool can be made in the temporary folder).
     package func decode(_ cards: [SchemaReader.Node]) -> [Card] {
         var decoded = decodeCards(cards)
         var paths = Set<String>()
         for index in decoded.indices {
             decoded[index].shareImagePath(with: &paths)
         }
+        TextSpool()?.take(&decoded)
         return decoded
     }
 

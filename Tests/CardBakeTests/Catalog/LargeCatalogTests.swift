@@ -90,6 +90,29 @@ import Testing
         #expect(Set(decoded.map { storage(of: $0.imagePath) }).count == 3)
     }
 
+    @Test("A decoded card's texts wait in a spool file, read back as written; setting one keeps the other")
+    func decodedTextsAreSpooled() throws {
+        let texts = (0..<1_200).map { (title: "Card \($0) — 漢字 🦜", description: String(repeating: "A \"toucan\" é. ", count: $0 % 7 + 1)) }
+        let cards = texts.enumerated().map { index, text in
+            #"{"id": "card-\#(index)", "image": "a.png", "title": "\#(text.title)", "description": "\#(text.description.replacingOccurrences(of: "\"", with: "\\\""))"}"#
+        }
+        let root = try JSONDocument.parse(Data(("[" + cards.joined(separator: ",\n") + "]").utf8))
+        let reader = SchemaReader(log: ProblemLog(), paths: CatalogPathResolver(catalogFile: URL(filePath: "/c/catalog.json")))
+        let nodes = reader.array(SchemaReader.Node(value: root, path: .root), expected: "cards")!
+        var decoded = CardDecoder(reader: reader, catalogStyle: CardStyle(), overrides: StyleOverrides(), shareSize: 500)
+            .decode(nodes)
+        #expect(reader.log.problemsInDocumentOrder.isEmpty)
+        #expect(decoded.allSatisfy { if case .spooled = $0.texts { true } else { false } })
+        #expect(decoded.map { ($0.title, $0.description) }.elementsEqual(texts) { $0 == $1 })
+
+        decoded[700].title = "Renamed"
+        decoded[701].description = "Described again."
+        #expect((decoded[700].title, decoded[700].description) == ("Renamed", texts[700].description))
+        #expect((decoded[701].title, decoded[701].description) == (texts[701].title, "Described again."))
+        #expect(decoded[702] == Card(id: "card-702", image: URL(filePath: "/c/a.png"), title: texts[702].title,
+                                     description: texts[702].description, style: CardStyle(), index: 702))
+    }
+
     /// Where a native string's bytes are: equal for strings that share their storage.
     private func storage(of text: String) -> UnsafeRawPointer? {
         var text = text
