@@ -50,6 +50,16 @@ public struct Card: Sendable, Equatable {
         self.index = index
     }
 
+    /// This card with its texts in memory, read from its catalog's spool at once: for a stage that
+    /// reads them several times.
+    package var holdingTexts: Card {
+        guard case .spooled(let spool, let place) = texts else { return self }
+        var card = self
+        let (title, description) = spool.texts(at: place)
+        card.texts = .held(title: title, description: description)
+        return card
+    }
+
     /// Makes ``imagePath`` the equal string in `paths`, adding it if there is none, so that cards
     /// of the same image hold one copy of its path.
     package mutating func shareImagePath(with paths: inout Set<String>) {
@@ -79,14 +89,14 @@ enum CardTexts: Sendable {
     var title: String {
         switch self {
         case .held(let title, _): title
-        case .spooled(let spool, let place): spool.title(at: place)
+        case .spooled(let spool, let place): spool.texts(at: place).title
         }
     }
 
     var description: String {
         switch self {
         case .held(_, let description): description
-        case .spooled(let spool, let place): spool.description(at: place)
+        case .spooled(let spool, let place): spool.texts(at: place).description
         }
     }
 }

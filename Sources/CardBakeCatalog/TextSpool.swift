@@ -49,20 +49,17 @@ package final class TextSpool: Sendable {
         }
     }
 
-    /// The title at `place`.
-    func title(at place: Place) -> String {
-        read(Int(place.titleCount), at: place.offset)
+    /// The title and description at `place`, read at once.
+    func texts(at place: Place) -> (title: String, description: String) {
+        let bytes = read(Int(place.titleCount) + Int(place.descriptionCount), at: place.offset)
+        let split = bytes.startIndex + Int(place.titleCount)
+        return (String(decoding: bytes[..<split], as: UTF8.self), String(decoding: bytes[split...], as: UTF8.self))
     }
 
-    /// The description at `place`.
-    func description(at place: Place) -> String {
-        read(Int(place.descriptionCount), at: place.offset + Int64(place.titleCount))
-    }
-
-    private func read(_ count: Int, at offset: Int64) -> String {
-        guard count > 0 else { return "" }
+    private func read(_ count: Int, at offset: Int64) -> Data {
+        guard count > 0 else { return Data() }
         do {
-            return String(decoding: try file.withLock { try $0.read(count: count, at: offset) }, as: UTF8.self)
+            return try file.withLock { try $0.read(count: count, at: offset) }
         } catch {
             // A file this process wrote and still holds open: only a failing disk stops it being read.
             fatalError("cardbake cannot read back the catalog's texts from its spool file in \(folder): \(error)")

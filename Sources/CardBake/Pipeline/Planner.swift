@@ -16,6 +16,8 @@ struct Planner: Sendable {
 
     /// The plan for one card, or why it cannot be built (text a catalog refuses, missing image, unknown font, …).
     func plan(_ card: Card) -> Result<CardPlan, CardFailure> {
+        // Read several times below, and by the later stages through the plan.
+        let card = card.holdingTexts
         do throws(CardFailure) {
             try Self.checkText(of: card)
             let fonts: ResolvedFonts

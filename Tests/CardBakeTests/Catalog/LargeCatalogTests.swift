@@ -105,6 +105,10 @@ import Testing
         #expect(decoded.allSatisfy { if case .spooled = $0.texts { true } else { false } })
         #expect(decoded.map { ($0.title, $0.description) }.elementsEqual(texts) { $0 == $1 })
 
+        let held = decoded[5].holdingTexts
+        #expect(held == decoded[5])
+        #expect({ if case .held = held.texts { true } else { false } }())
+
         decoded[700].title = "Renamed"
         decoded[701].description = "Described again."
         #expect((decoded[700].title, decoded[700].description) == ("Renamed", texts[700].description))
