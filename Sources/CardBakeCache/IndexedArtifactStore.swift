@@ -214,9 +214,8 @@ private struct AddedRecords {
             remove(key)
             return false
         }
-        if clashing[key] == nil, let earlier = places[key.leadingWord], (try? head(at: earlier).key) != key {
-            clashing[key] = offset
-        } else if clashing[key] != nil {
+        let placeTaken = places[key.leadingWord].map { (try? head(at: $0).key) != key } ?? false
+        if clashing[key] != nil || placeTaken {
             clashing[key] = offset
         } else {
             places[key.leadingWord] = offset
