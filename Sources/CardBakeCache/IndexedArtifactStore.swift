@@ -225,27 +225,26 @@ private struct AddedRecords {
 
     /// The record under `key`, if this build added one and it can be read back.
     func record(for key: ContentDigest) -> Data? {
-        try? spooledRecord(for: key)
+        guard let place = place(of: key) else { return nil }
+        return try? recordBytes(count: place.count, at: place.offset)
     }
 
     /// The record at `offset`, one of ``entries()``'s; throws ``FileSystemError`` when it cannot be read back.
     func record(at offset: Int64) throws -> Data {
+        try recordBytes(count: try head(at: offset).count, at: offset)
+    }
+
+    /// Where the record under `key` starts and its length, if this build added one: its head, read
+    /// once, confirms the key.
+    private func place(of key: ContentDigest) -> (offset: Int64, count: Int)? {
+        guard let offset = clashing[key] ?? places[key.leadingWord], let head = try? head(at: offset),
+              head.key == key else { return nil }
+        return (offset, head.count)
+    }
+
+    private func recordBytes(count: Int, at offset: Int64) throws -> Data {
         guard let spool else { preconditionFailure("no record was added") }
-        return try spool.read(count: try head(at: offset).count, at: offset + Int64(Self.headSize))
-    }
-
-    /// The record under `key`; nil when this build added none. Throws ``FileSystemError`` when it
-    /// cannot be read back.
-    private func spooledRecord(for key: ContentDigest) throws -> Data? {
-        guard let offset = place(of: key) else { return nil }
-        return try record(at: offset)
-    }
-
-    /// Where the record under `key` starts, if this build added one.
-    private func place(of key: ContentDigest) -> Int64? {
-        if let offset = clashing[key] { return offset }
-        guard let offset = places[key.leadingWord], (try? head(at: offset).key) == key else { return nil }
-        return offset
+        return try spool.read(count: count, at: offset + Int64(Self.headSize))
     }
 
     private mutating func remove(_ key: ContentDigest) {
