@@ -4,27 +4,33 @@ import Foundation
 /// many workers happen to paint their largest cards at the same moment (a long build is sure to
 /// meet that moment, a short one may not).
 ///
-/// Painting a card at one scale (its layers, the bitmap, the encoded file) takes memory in
-/// proportion to its pixels. A paint starts when the pixels already being painted plus its own fit
-/// within `painters` times the largest paint seen so far, or when nothing else is painting; else its
-/// worker waits. Paints are CPU-bound, so with `painters` at the CPUs this process may use, waiting
-/// leaves no CPU idle, while workers beyond it still decode, store and write.
+/// Painting and encoding a card at one scale takes memory in proportion to its pixels. A paint starts
+/// when the pixels already being painted plus its own fit within `room` times the largest paint seen
+/// so far, or when nothing else is painting; else its worker waits.
 package final class PaintBudget: @unchecked Sendable {
-    /// How many of the largest paints may run at once.
-    private let painters: Int
+    /// How many of the largest paints fit at once; a fraction leaves room for smaller paints beside them.
+    private let room: Double
     private let condition = NSCondition()
     private var painting = 0
     private var largest = 0
 
-    package init(painters: Int) {
-        self.painters = max(1, painters)
+    package init(room: Double) {
+        self.room = max(1, room)
+    }
+
+    /// The room for a build whose `workers` share `cpus`: three quarters of a largest paint per CPU
+    /// they use, and at least one. Painting the largest scale is about half of a card's work and the
+    /// smaller scales a tenth more, so busy workers want a little over half a largest paint each on
+    /// average: this room keeps the CPUs busy while the largest paints seldom all meet.
+    package static func room(workers: Int, cpus: Int) -> Double {
+        max(1, Double(min(workers, cpus)) * 0.75)
     }
 
     /// Runs `body`, which paints `pixels`, once the budget has room for them.
     package func paint<Result>(pixels: Int, _ body: () throws -> Result) rethrows -> Result {
         condition.lock()
         largest = max(largest, pixels)
-        while painting > 0 && painting + pixels > painters * largest {
+        while painting > 0 && Double(painting + pixels) > room * Double(largest) {
             condition.wait()
         }
         painting += pixels

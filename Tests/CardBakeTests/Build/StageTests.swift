@@ -34,7 +34,7 @@ struct StageTests {
         var records: RecordCache { RecordCache(store: store) }
         var output: OutputFolder { OutputFolder(directory: folder.file("Output"), statCache: statCache) }
         var lookUp: CacheLookUp { CacheLookUp(records: records, outputs: output) }
-        var rendering: CardRendering { CardRendering(pool: pool, records: records, maxPixels: 1 << 26, budget: PaintBudget(painters: 2)) }
+        var rendering: CardRendering { CardRendering(pool: pool, records: records, maxPixels: 1 << 26, budget: PaintBudget(room: 2)) }
         var writer: OutputWriter {
             OutputWriter(folder: output, records: records, journal: WriteJournal(folder: folder.file("Output"), areas: []))
         }

@@ -27,9 +27,9 @@ struct PaintBudgetTests {
         group.wait()
     }
 
-    @Test("Equal paints run at most `painters` at once, however many workers want to paint")
+    @Test("Equal paints run at most `room` at once, however many workers want to paint")
     func capsEqualPaints() {
-        let budget = PaintBudget(painters: 2)
+        let budget = PaintBudget(room: 2)
         let painting = Painting()
         onThreads(6) { budget.paint(pixels: 900) { painting.paint() } }
         #expect(painting.most <= 2)
@@ -37,7 +37,7 @@ struct PaintBudgetTests {
 
     @Test("Paints are weighed by pixels against the largest seen; one larger than the whole budget runs alone")
     func weighsPaintsByPixels() {
-        let budget = PaintBudget(painters: 1)
+        let budget = PaintBudget(room: 1)
         budget.paint(pixels: 900) {}
         // Two of 400 fit in the room of one of 900; a third does not.
         let painting = Painting()
@@ -45,5 +45,26 @@ struct PaintBudgetTests {
         #expect(painting.most <= 2)
         // Larger than anything before, it does not wait for room that could never be made.
         #expect(budget.paint(pixels: 5_000) { true })
+    }
+
+    @Test("A fractional room keeps the largest paints apart but lets smaller ones run beside them")
+    func fractionalRoom() {
+        let budget = PaintBudget(room: 1.5)
+        budget.paint(pixels: 900) {}
+        let largest = Painting()
+        onThreads(4) { budget.paint(pixels: 900) { largest.paint() } }
+        #expect(largest.most == 1)
+        // Three of 400 fit in one and a half of 900; a fourth does not.
+        let smaller = Painting()
+        onThreads(6) { budget.paint(pixels: 400) { smaller.paint() } }
+        #expect(smaller.most <= 3)
+    }
+
+    @Test("A build's room is three quarters of a largest paint per CPU its workers use, at least one")
+    func buildRoom() {
+        #expect(PaintBudget.room(workers: 3, cpus: 2) == 1.5)
+        #expect(PaintBudget.room(workers: 8, cpus: 8) == 6)
+        #expect(PaintBudget.room(workers: 2, cpus: 16) == 1.5)
+        #expect(PaintBudget.room(workers: 1, cpus: 8) == 1)
     }
 }
