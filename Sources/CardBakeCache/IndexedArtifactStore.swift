@@ -214,13 +214,18 @@ private struct AddedRecords {
             remove(key)
             return false
         }
-        let placeTaken = places[key.leadingWord].map { (try? head(at: $0).key) != key } ?? false
-        if clashing[key] != nil || placeTaken {
+        if clashing[key] != nil || placeHoldsAnotherKey(than: key) {
             clashing[key] = offset
         } else {
             places[key.leadingWord] = offset
         }
         return true
+    }
+
+    /// Whether the place for `key`'s first 8 bytes holds the record of a different key.
+    private func placeHoldsAnotherKey(than key: ContentDigest) -> Bool {
+        guard let offset = places[key.leadingWord] else { return false }
+        return (try? head(at: offset).key) != key
     }
 
     /// The record under `key`, if this build added one and it can be read back.

@@ -235,8 +235,7 @@ public struct Builder: Sendable {
         try Vips.start()
         Vips.setThreadsPerPipeline(Self.threadsPerPipeline(workers: min(request.jobs, positions.count)))
         let rendering = CardRendering(pool: pool, records: lookUp.records, maxPixels: request.maxPixels,
-                                      budget: PaintBudget(room: PaintBudget.room(workers: request.jobs,
-                                                                                  cpus: UsableCPUs.current.count)))
+                                      budget: PaintBudget(workers: request.jobs, cpus: UsableCPUs.current.count))
         // What parsing the catalog and stages 1 and 2 freed goes back before the workers paint: their
         // large buffers are mapped afresh rather than carved from it, so it would add to the peak.
         rendering.freeMemory.giveBack()

@@ -8,8 +8,9 @@ import Foundation
 /// when the pixels already being painted plus its own fit within `room` times the largest paint seen
 /// so far, or when nothing else is painting; else its worker waits.
 package final class PaintBudget: @unchecked Sendable {
-    /// How many of the largest paints fit at once; a fraction leaves room for smaller paints beside them.
-    private let room: Double
+    /// How many of the largest paints fit at once, at least one; a fraction leaves room for smaller
+    /// paints beside them.
+    package let room: Double
     private let condition = NSCondition()
     private var painting = 0
     private var largest = 0
@@ -18,12 +19,12 @@ package final class PaintBudget: @unchecked Sendable {
         self.room = max(1, room)
     }
 
-    /// The room for a build whose `workers` share `cpus`: three quarters of a largest paint per CPU
-    /// they use, and at least one. Painting the largest scale is about half of a card's work and the
-    /// smaller scales a tenth more, so busy workers want a little over half a largest paint each on
-    /// average: this room keeps the CPUs busy while the largest paints seldom all meet.
-    package static func room(workers: Int, cpus: Int) -> Double {
-        max(1, Double(min(workers, cpus)) * 0.75)
+    /// The budget of a build whose `workers` share `cpus`: room for three quarters of a largest paint
+    /// per CPU they use. Painting the largest scale is about half of a card's work and the smaller
+    /// scales a tenth more, so busy workers want a little over half a largest paint each on average:
+    /// this room keeps the CPUs busy while the largest paints seldom all meet.
+    package convenience init(workers: Int, cpus: Int) {
+        self.init(room: Double(min(workers, cpus)) * 0.75)
     }
 
     /// Runs `body`, which paints `pixels`, once the budget has room for them.

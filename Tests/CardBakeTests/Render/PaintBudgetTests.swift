@@ -17,22 +17,22 @@ struct PaintBudgetTests {
         }
     }
 
-    /// Runs `body` on `threads` threads of its own at once (not a pool's, which the machine's CPUs would cap).
-    func onThreads(_ threads: Int, _ body: @escaping @Sendable () -> Void) {
+    /// The most paints of `pixels` that ran at once in `budget`, wanted by `threads` threads of their
+    /// own at once (not a pool's, which the machine's CPUs would cap).
+    func mostAtOnce(paintsOf pixels: Int, onThreads threads: Int, in budget: PaintBudget) -> Int {
+        let painting = Painting()
         let group = DispatchGroup()
         for _ in 0..<threads {
             group.enter()
-            Thread { body(); group.leave() }.start()
+            Thread { budget.paint(pixels: pixels) { painting.paint() }; group.leave() }.start()
         }
         group.wait()
+        return painting.most
     }
 
     @Test("Equal paints run at most `room` at once, however many workers want to paint")
     func capsEqualPaints() {
-        let budget = PaintBudget(room: 2)
-        let painting = Painting()
-        onThreads(6) { budget.paint(pixels: 900) { painting.paint() } }
-        #expect(painting.most <= 2)
+        #expect(mostAtOnce(paintsOf: 900, onThreads: 6, in: PaintBudget(room: 2)) <= 2)
     }
 
     @Test("Paints are weighed by pixels against the largest seen; one larger than the whole budget runs alone")
@@ -40,9 +40,7 @@ struct PaintBudgetTests {
         let budget = PaintBudget(room: 1)
         budget.paint(pixels: 900) {}
         // Two of 400 fit in the room of one of 900; a third does not.
-        let painting = Painting()
-        onThreads(4) { budget.paint(pixels: 400) { painting.paint() } }
-        #expect(painting.most <= 2)
+        #expect(mostAtOnce(paintsOf: 400, onThreads: 4, in: budget) <= 2)
         // Larger than anything before, it does not wait for room that could never be made.
         #expect(budget.paint(pixels: 5_000) { true })
     }
@@ -51,20 +49,16 @@ struct PaintBudgetTests {
     func fractionalRoom() {
         let budget = PaintBudget(room: 1.5)
         budget.paint(pixels: 900) {}
-        let largest = Painting()
-        onThreads(4) { budget.paint(pixels: 900) { largest.paint() } }
-        #expect(largest.most == 1)
+        #expect(mostAtOnce(paintsOf: 900, onThreads: 4, in: budget) == 1)
         // Three of 400 fit in one and a half of 900; a fourth does not.
-        let smaller = Painting()
-        onThreads(6) { budget.paint(pixels: 400) { smaller.paint() } }
-        #expect(smaller.most <= 3)
+        #expect(mostAtOnce(paintsOf: 400, onThreads: 6, in: budget) <= 3)
     }
 
     @Test("A build's room is three quarters of a largest paint per CPU its workers use, at least one")
     func buildRoom() {
-        #expect(PaintBudget.room(workers: 3, cpus: 2) == 1.5)
-        #expect(PaintBudget.room(workers: 8, cpus: 8) == 6)
-        #expect(PaintBudget.room(workers: 2, cpus: 16) == 1.5)
-        #expect(PaintBudget.room(workers: 1, cpus: 8) == 1)
+        #expect(PaintBudget(workers: 3, cpus: 2).room == 1.5)
+        #expect(PaintBudget(workers: 8, cpus: 8).room == 6)
+        #expect(PaintBudget(workers: 2, cpus: 16).room == 1.5)
+        #expect(PaintBudget(workers: 1, cpus: 8).room == 1)
     }
 }
