@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Glibc
 import Synchronization
@@ -39,6 +40,9 @@ package final class FileWatcher: Sendable {
     /// Waits for a change to a watched file, then for `quietPeriod` without another (a burst of saves
     /// is one change), and returns the paths that changed. Returns nil when `cancellation` is
     /// cancelled first. Changes made since the last call, even before this call, count.
+    ///
+    /// With inotify, it wakes as soon as an event arrives and the moment the quiet period ends;
+    /// cancellation is seen within ``cancellationCheckInterval``.
     package func nextChange(quietPeriod: Duration = .milliseconds(20),
                             cancellation: Cancellation) async -> Set<String>? {
         var changed = Set<String>()
@@ -48,17 +52,44 @@ package final class FileWatcher: Sendable {
             if !found.isEmpty {
                 changed.formUnion(found)
                 lastChange = .now
-            } else if let lastChange, ContinuousClock.now - lastChange >= quietPeriod {
-                return changed
             }
-            try? await Task.sleep(for: checkInterval)
+            let wait: Duration
+            if let lastChange {
+                let quietLeft = quietPeriod - (ContinuousClock.now - lastChange)
+                if quietLeft <= .zero { return changed }
+                wait = min(quietLeft, Self.cancellationCheckInterval)
+            } else {
+                wait = Self.cancellationCheckInterval
+            }
+            await waitForEvents(upTo: wait)
         }
         return nil
     }
 
-    /// How often the inotify queue is read, or the files' status compared when polling.
-    private var checkInterval: Duration {
-        source.withLock { if case .inotify = $0 { .milliseconds(10) } else { pollInterval } }
+    /// The longest the watcher waits without looking at its cancellation.
+    static let cancellationCheckInterval = Duration.milliseconds(50)
+
+    /// Waits until the inotify queue has an event or `timeout` has passed; when polling, waits
+    /// ``pollInterval`` (or `timeout`, if shorter). The blocking wait runs on a Dispatch thread,
+    /// not on one of Swift concurrency's.
+    private func waitForEvents(upTo timeout: Duration) async {
+        let descriptor: Int32? = source.withLock { if case .inotify(let descriptor, _) = $0 { descriptor } else { nil } }
+        guard let descriptor else {
+            try? await Task.sleep(for: min(timeout, pollInterval))
+            return
+        }
+        // Rounded up, so that a wake-up at the end of a quiet period finds it over.
+        let milliseconds = Int32((timeout.seconds * 1000).rounded(.up))
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            // `self` is kept alive, so the descriptor stays open, until the wait ends.
+            DispatchQueue.global().async { [self] in
+                withExtendedLifetime(self) {
+                    var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&request, 1, milliseconds)
+                }
+                done.resume()
+            }
+        }
     }
 
     /// The watched paths that changed since the last call, without waiting.
