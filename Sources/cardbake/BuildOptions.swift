@@ -76,6 +76,8 @@ struct BuildRun {
     let options: BuildOptions
     let console: Console
     let interruption: Interruption
+    /// Given by a command that runs build after build (``WatchCommand``), to each of them.
+    var spooledForms: SpooledFormsMemo? = nil
 
     /// Throws what the build throws, ``Interrupted`` for a build stopped by a signal, and
     /// ``FlagError`` when the report cannot be written.
@@ -93,7 +95,7 @@ struct BuildRun {
                         console.note("remote cache: \(server.displayName) (\(options.remote.remoteCacheMode.rawValue))")
                     }
                 }
-                return try await Builder(request: request)
+                return try await Builder(request: request, spooledForms: spooledForms)
                     .run(cancellation: interruption.cancellation, events: ProgressPrinter(console: console).handle)
             }
         } catch is BuildCancelled {

@@ -23,7 +23,8 @@ struct WatchCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console(verbosity: options.verbosity)
         let interruption = Interruption()
-        let builds = BuildRun(options: options, console: console, interruption: interruption)
+        let builds = BuildRun(options: options, console: console, interruption: interruption,
+                              spooledForms: SpooledFormsMemo())
         var inputs: Set<URL> = [options.location.catalogURL.standardizedFileURL]
         var watcher = FileWatcher(files: inputs)
         // A first build up to date as a whole starts neither libvips nor Pango: the first edit's rebuild would wait for both.

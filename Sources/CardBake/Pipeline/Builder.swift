@@ -27,14 +27,18 @@ import Vips
 /// and leaves the output folder untouched (finished cards stay in the cache for the next build).
 public struct Builder: Sendable {
     public let request: BuildRequest
+    /// The entries' encoded forms kept from the last build of this process (``SpooledFormsMemo``): for
+    /// a process that builds again and again, such as an edit loop; nil for one build.
+    public let spooledForms: SpooledFormsMemo?
 
     /// The name and version this build writes into manifests.
     public static let version = "0.1.0"
     public static var libvipsVersion: String { Vips.version }
     public static var generator: String { "cardbake \(version) (libvips \(libvipsVersion))" }
 
-    public init(request: BuildRequest) {
+    public init(request: BuildRequest, spooledForms: SpooledFormsMemo? = nil) {
         self.request = request
+        self.spooledForms = spooledForms
     }
 
     /// Starts libvips and lays out a line of text, the two things a build found up to date as a whole
@@ -100,7 +104,7 @@ public struct Builder: Sendable {
         let coverageMemo = TextCoverageMemo(store: workspace.textCoverage, installedFonts: installedFonts)
         let planner = Planner(statCache: workspace.statCache, fonts: fonts, strict: request.strict, coverageMemo: coverageMemo)
         let spool = try EntrySpool(in: workspace.scratchDirectory, cards: catalog.cards.count,
-                                   figures: request.writesGallery)
+                                   figures: request.writesGallery, memo: spooledForms)
         var results = try await cardResults(of: catalog.cards, planner: planner, coverageMemo: coverageMemo,
                                             records: records, output: output, spool: spool, pool: pool,
                                             cancellation: cancellation, events: events)

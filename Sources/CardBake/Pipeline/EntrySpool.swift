@@ -13,6 +13,7 @@ final class EntrySpool: Sendable {
     private let state: Mutex<State>
     /// Whether each entry's gallery line is kept.
     private let keepsFigures: Bool
+    private let memo: SpooledFormsMemo?
 
     private struct State {
         let file: SpoolFile
@@ -28,23 +29,23 @@ final class EntrySpool: Sendable {
         let files: Int32
     }
 
-    /// A spool for `cards` cards, in `directory`, keeping their gallery lines when `figures`.
+    /// A spool for `cards` cards, in `directory`, keeping their gallery lines when `figures`; with
+    /// `memo`, an entry the memo's last build spooled unchanged is not encoded again.
     /// Throws ``FileSystemError/cannotWrite(path:errno:)``.
-    init(in directory: URL, cards: Int, figures: Bool) throws {
+    init(in directory: URL, cards: Int, figures: Bool, memo: SpooledFormsMemo? = nil) throws {
         state = Mutex(State(file: try SpoolFile(in: directory), places: Array(repeating: nil, count: cards)))
         keepsFigures = figures
+        self.memo = memo
+        memo?.startBuild()
     }
 
     /// Keeps `entry` as the card's at `position`. Throws ``FileSystemError/cannotWrite(path:errno:)``.
     func put(_ entry: CardManifest.Entry, at position: Int) throws {
-        let text = try CardManifest.elementText(of: entry)
-        let cardFiles = CardFile.files(of: entry)
-        let figure = keepsFigures ? GalleryPage.figureLine(GalleryCard(entry: entry, files: cardFiles)) : Data()
-        let files = CardFile.encode(cardFiles)
+        let forms = try memo?.forms(of: entry, figures: keepsFigures) ?? SpooledForms(of: entry, figures: keepsFigures)
         try state.withLock { state in
-            let offset = try state.file.append(text + figure + files)
-            state.places[position] = Place(offset: offset, text: Int32(text.count), figure: Int32(figure.count),
-                                           files: Int32(files.count))
+            let offset = try state.file.append(forms.text + forms.figure + forms.files)
+            state.places[position] = Place(offset: offset, text: Int32(forms.text.count),
+                                           figure: Int32(forms.figure.count), files: Int32(forms.files.count))
         }
     }
 

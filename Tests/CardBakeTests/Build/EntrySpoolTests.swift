@@ -42,6 +42,29 @@ struct EntrySpoolTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
+    @Test("With a memo of the build before, each spool gives back the forms of the entries put, changed or not, with gallery lines or without")
+    func memo() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spool-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let memo = SpooledFormsMemo()
+        let first = [Self.entry("card-0", byte: 0), Self.entry("card-1", byte: 1)]
+        var second = first
+        second[1].title = "Changed"
+        second[0].images["1x"]?.bytes += 1
+        for (entries, figures) in [(first, true), (second, true), (second, false), (second, true), (first, true)] {
+            let spool = try EntrySpool(in: folder, cards: entries.count, figures: figures, memo: memo)
+            for (position, entry) in entries.enumerated() {
+                try spool.put(entry, at: position)
+            }
+            for (position, entry) in entries.enumerated() {
+                #expect(try spool.text(at: position) == CardManifest.elementText(of: entry))
+                #expect(try spool.figure(at: position) == (figures ? GalleryPage.figureLine(GalleryCard(entry: entry)) : Data()))
+                #expect(try spool.files(at: position) == CardFile.files(of: entry))
+            }
+        }
+    }
+
     @Test("A manifest streamed from the entries' texts has the bytes of the manifest of those entries", arguments: [0, 1, 2, 7])
     func manifestFromTexts(count: Int) throws {
         let entries = (0..<count).map { Self.entry("card-\($0)", byte: UInt8($0)) }
