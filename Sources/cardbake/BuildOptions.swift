@@ -77,7 +77,7 @@ struct BuildRun {
     let console: Console
     let interruption: Interruption
     /// Given by a command that runs build after build (``WatchCommand``), to each of them.
-    var spooledForms: SpooledFormsMemo? = nil
+    var memo: RebuildMemo? = nil
 
     /// Throws what the build throws, ``Interrupted`` for a build stopped by a signal, and
     /// ``FlagError`` when the report cannot be written.
@@ -95,7 +95,7 @@ struct BuildRun {
                         console.note("remote cache: \(server.displayName) (\(options.remote.remoteCacheMode.rawValue))")
                     }
                 }
-                return try await Builder(request: request, spooledForms: spooledForms)
+                return try await Builder(request: request, memo: memo)
                     .run(cancellation: interruption.cancellation, events: ProgressPrinter(console: console).handle)
             }
         } catch is BuildCancelled {

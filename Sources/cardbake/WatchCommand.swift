@@ -24,7 +24,7 @@ struct WatchCommand: AsyncParsableCommand {
         let console = Console(verbosity: options.verbosity)
         let interruption = Interruption()
         let builds = BuildRun(options: options, console: console, interruption: interruption,
-                              spooledForms: SpooledFormsMemo())
+                              memo: RebuildMemo())
         var inputs: Set<URL> = [options.location.catalogURL.standardizedFileURL]
         var watcher = FileWatcher(files: inputs)
         // A first build up to date as a whole starts neither libvips nor Pango: the first edit's rebuild would wait for both.

@@ -27,18 +27,18 @@ import Vips
 /// and leaves the output folder untouched (finished cards stay in the cache for the next build).
 public struct Builder: Sendable {
     public let request: BuildRequest
-    /// The entries' encoded forms kept from the last build of this process (``SpooledFormsMemo``): for
-    /// a process that builds again and again, such as an edit loop; nil for one build.
-    public let spooledForms: SpooledFormsMemo?
+    /// What the last build of this process worked out per card, for a process that builds again and
+    /// again (an edit loop); nil for one build, which then holds no card after its stage.
+    public let memo: RebuildMemo?
 
     /// The name and version this build writes into manifests.
     public static let version = "0.1.0"
     public static var libvipsVersion: String { Vips.version }
     public static var generator: String { "cardbake \(version) (libvips \(libvipsVersion))" }
 
-    public init(request: BuildRequest, spooledForms: SpooledFormsMemo? = nil) {
+    public init(request: BuildRequest, memo: RebuildMemo? = nil) {
         self.request = request
-        self.spooledForms = spooledForms
+        self.memo = memo
     }
 
     /// Starts libvips and lays out a line of text, the two things a build found up to date as a whole
@@ -102,9 +102,11 @@ public struct Builder: Sendable {
         }
 
         let coverageMemo = TextCoverageMemo(store: workspace.textCoverage, installedFonts: installedFonts)
-        let planner = Planner(statCache: workspace.statCache, fonts: fonts, strict: request.strict, coverageMemo: coverageMemo)
+        memo?.startBuild()
+        let planner = Planner(statCache: workspace.statCache, fonts: fonts, strict: request.strict, coverageMemo: coverageMemo,
+                              memo: memo?.plans)
         let spool = try EntrySpool(in: workspace.scratchDirectory, cards: catalog.cards.count,
-                                   figures: request.writesGallery, memo: spooledForms)
+                                   figures: request.writesGallery, memo: memo?.spooledForms)
         var results = try await cardResults(of: catalog.cards, planner: planner, coverageMemo: coverageMemo,
                                             records: records, output: output, spool: spool, pool: pool,
                                             cancellation: cancellation, events: events)

@@ -12,16 +12,30 @@ final class CardPlan: Sendable {
     /// What the build says about the card without failing it: characters no installed font draws.
     let warnings: [BuildReport.Warning]
 
+    /// The card's key, as the manifest records it.
+    let key: ContentDigest
+    /// The keys of the card's bitmaps, by scale.
+    private let imageKeys: [Int: ContentDigest]
+
     init(card: Card, fonts: ResolvedFonts, inputs: CardInputs, warnings: [BuildReport.Warning]) {
         self.card = card
         self.fonts = fonts
         self.inputs = inputs
         self.warnings = warnings
+        let scales = card.style.scales
+        key = inputs.cardKey(scales: scales)
+        imageKeys = Dictionary(uniqueKeysWithValues: scales.map { ($0, inputs.imageKey(scale: $0, of: scales)) })
     }
 
-    /// The card's key, as the manifest records it.
-    var key: ContentDigest { inputs.cardKey(scales: card.style.scales) }
-
     /// The key of the card's bitmap at `scale`, one of its style's scales.
-    func imageKey(scale: Int) -> ContentDigest { inputs.imageKey(scale: scale, of: card.style.scales) }
+    func imageKey(scale: Int) -> ContentDigest {
+        imageKeys[scale] ?? inputs.imageKey(scale: scale, of: card.style.scales)
+    }
+
+    /// What a ``RebuildMemo`` keeps of a card's plan: the plan, and the planner's settings it was made with.
+    struct Kept: Sendable {
+        let plan: CardPlan
+        let installedFonts: ContentDigest?
+        let strict: Bool
+    }
 }

@@ -13,7 +13,7 @@ final class EntrySpool: Sendable {
     private let state: Mutex<State>
     /// Whether each entry's gallery line is kept.
     private let keepsFigures: Bool
-    private let memo: SpooledFormsMemo?
+    private let memo: CardMemo<SpooledForms.Kept>?
 
     private struct State {
         let file: SpoolFile
@@ -30,18 +30,17 @@ final class EntrySpool: Sendable {
     }
 
     /// A spool for `cards` cards, in `directory`, keeping their gallery lines when `figures`; with
-    /// `memo`, an entry the memo's last build spooled unchanged is not encoded again.
+    /// `memo`, an entry the build before spooled unchanged is not encoded again.
     /// Throws ``FileSystemError/cannotWrite(path:errno:)``.
-    init(in directory: URL, cards: Int, figures: Bool, memo: SpooledFormsMemo? = nil) throws {
+    init(in directory: URL, cards: Int, figures: Bool, memo: CardMemo<SpooledForms.Kept>? = nil) throws {
         state = Mutex(State(file: try SpoolFile(in: directory), places: Array(repeating: nil, count: cards)))
         keepsFigures = figures
         self.memo = memo
-        memo?.startBuild()
     }
 
     /// Keeps `entry` as the card's at `position`. Throws ``FileSystemError/cannotWrite(path:errno:)``.
     func put(_ entry: CardManifest.Entry, at position: Int) throws {
-        let forms = try memo?.forms(of: entry, figures: keepsFigures) ?? SpooledForms(of: entry, figures: keepsFigures)
+        let forms = try SpooledForms.of(entry, figures: keepsFigures, memo: memo)
         try state.withLock { state in
             let offset = try state.file.append(forms.text + forms.figure + forms.files)
             state.places[position] = Place(offset: offset, text: Int32(forms.text.count),

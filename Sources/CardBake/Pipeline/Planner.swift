@@ -13,6 +13,9 @@ struct Planner: Sendable {
     var strict = false
     /// Coverage earlier builds laid out; without it every text is laid out.
     var coverageMemo: TextCoverageMemo? = nil
+    /// Plans of the last build in this process: a card whose value, fonts as resolved now and image
+    /// digest are those of its kept plan, planned with the same settings, gets that plan.
+    var memo: CardMemo<CardPlan.Kept>? = nil
 
     /// The plan for one card, or why it cannot be built (text a catalog refuses, missing image, unknown font, …).
     func plan(_ card: Card) -> Result<CardPlan, CardFailure> {
@@ -25,6 +28,9 @@ struct Planner: Sendable {
                 fonts = try self.fonts.fonts(for: card.style)
             } catch {
                 throw CardFailure(card: card, field: error.field, error: error.error)
+            }
+            if let kept = keptPlan(of: card, fonts: fonts) {
+                return .success(kept)
             }
             let title = try coverage(of: card, "title", card.title, in: fonts.title, size: card.style.title.size)
             let description = try coverage(of: card, "description", card.description, in: fonts.description,
@@ -42,10 +48,22 @@ struct Planner: Sendable {
                 coverage.missing.isEmpty ? nil
                     : BuildReport.Warning(field: field, message: "\(UndrawableText(characters: coverage.missing))")
             }
-            return .success(CardPlan(card: card, fonts: fonts, inputs: inputs, warnings: warnings))
+            let plan = CardPlan(card: card, fonts: fonts, inputs: inputs, warnings: warnings)
+            memo?.keep(CardPlan.Kept(plan: plan, installedFonts: coverageMemo?.installedFonts, strict: strict), for: card.id)
+            return .success(plan)
         } catch {
             return .failure(error)
         }
+    }
+
+    /// The plan ``memo`` kept for `card` with `fonts`, when its image still has the digest planned.
+    /// A card that fails is never kept, so its failure is found again in the usual order.
+    private func keptPlan(of card: Card, fonts: ResolvedFonts) -> CardPlan? {
+        guard let memo, let image = try? statCache.digest(ofFileAtPath: card.imageFileSystemPath) else { return nil }
+        return memo.value(for: card.id) { kept in
+            kept.plan.card == card && kept.plan.fonts == fonts && kept.plan.inputs.image == image
+                && kept.installedFonts == coverageMemo?.installedFonts && kept.strict == strict
+        }?.plan
     }
 
     /// The fonts `text` (the card's `field`) is drawn from; with ``strict``, a failure when some of

@@ -16,7 +16,8 @@ import Synchronization
 /// holds the texts it planned.
 final class TextCoverageMemo: Sendable {
     private let store: IndexedArtifactStore
-    private let installedFonts: ContentDigest
+    /// The installed font files' digest the coverage is for.
+    let installedFonts: ContentDigest
     private let laidOut = Mutex<[ContentDigest: TextCoverageRecord]>([:])
 
     init(store: IndexedArtifactStore, installedFonts: ContentDigest) {

@@ -47,13 +47,14 @@ struct EntrySpoolTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spool-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let memo = SpooledFormsMemo()
+        let memo = RebuildMemo()
         let first = [Self.entry("card-0", byte: 0), Self.entry("card-1", byte: 1)]
         var second = first
         second[1].title = "Changed"
         second[0].images["1x"]?.bytes += 1
         for (entries, figures) in [(first, true), (second, true), (second, false), (second, true), (first, true)] {
-            let spool = try EntrySpool(in: folder, cards: entries.count, figures: figures, memo: memo)
+            memo.startBuild()
+            let spool = try EntrySpool(in: folder, cards: entries.count, figures: figures, memo: memo.spooledForms)
             for (position, entry) in entries.enumerated() {
                 try spool.put(entry, at: position)
             }

@@ -53,6 +53,25 @@ struct StageTests {
         #expect(stages.plan.key == stages.plan.inputs.cardKey(scales: stages.card.style.scales))
     }
 
+    @Test("With a rebuild memo, an unchanged card gets the plan kept from the build before; a card whose title, image or planner settings changed is planned again")
+    func keptPlans() throws {
+        let stages = try Stages()
+        let memo = RebuildMemo()
+        func plan(_ card: Card, strict: Bool = false) throws -> CardPlan {
+            memo.startBuild()
+            return try Planner(statCache: stages.statCache, fonts: FontResolver(), strict: strict, memo: memo.plans).plan(card).get()
+        }
+        let first = try plan(stages.card)
+        #expect(try plan(stages.card) === first)
+        var retitled = stages.card
+        retitled.title = "Another title"
+        let changed = try plan(retitled)
+        #expect(changed !== first && changed.inputs.text != first.inputs.text)
+        #expect(try plan(retitled, strict: true) !== changed)
+        try Data("not the image planned before".utf8).write(to: stages.card.image)
+        #expect(try plan(retitled).inputs.image == (try ContentDigest.sha256(ofFileAt: stages.card.image)))
+    }
+
     @Test("An empty store: the look-up finds nothing, rendering makes every scale, storing keeps them all")
     func renderWhatIsMissing() async throws {
         let stages = try Stages()
