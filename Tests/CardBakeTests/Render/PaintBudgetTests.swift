@@ -71,15 +71,15 @@ struct PaintBudgetTests {
     func decodeWaitsForASlot() {
         let budget = PaintBudget(room: 1, slots: 2)
         let (painting, finishPaint) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-        Thread { budget.paint(pixels: 900) { painting.signal(); finishPaint.wait() } }.start()
+        Thread { budget.paint(pixels: 900) { painting.signal(); _ = finishPaint.wait() } }.start()
         painting.wait()
         #expect(budget.decode { true }, "the second slot is free")
 
         let (decoding, finishDecode) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-        Thread { budget.decode { decoding.signal(); finishDecode.wait() } }.start()
+        Thread { budget.decode { decoding.signal(); _ = finishDecode.wait() } }.start()
         decoding.wait()
         let third = DispatchSemaphore(value: 0)
-        Thread { budget.decode { third.signal() } }.start()
+        Thread { budget.decode { _ = third.signal() } }.start()
         #expect(third.wait(timeout: .now() + 0.2) == .timedOut, "both slots are taken")
         finishPaint.signal()
         #expect(third.wait(timeout: .now() + 60) == .success, "the paint's slot went to the waiting decode")
