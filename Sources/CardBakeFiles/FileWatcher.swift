@@ -70,12 +70,12 @@ package final class FileWatcher: Sendable {
     static let cancellationCheckInterval = Duration.milliseconds(50)
 
     /// Waits until the inotify queue has an event or `timeout` has passed; when polling, waits
-    /// ``pollInterval`` (or `timeout`, if shorter). The blocking wait runs on a Dispatch thread,
-    /// not on one of Swift concurrency's.
+    /// ``pollInterval``, whatever `timeout` is. The blocking wait runs on a Dispatch thread, not on
+    /// one of Swift concurrency's.
     private func waitForEvents(upTo timeout: Duration) async {
         let descriptor: Int32? = source.withLock { if case .inotify(let descriptor, _) = $0 { descriptor } else { nil } }
         guard let descriptor else {
-            try? await Task.sleep(for: min(timeout, pollInterval))
+            try? await Task.sleep(for: pollInterval)
             return
         }
         // Rounded up, so that a wake-up at the end of a quiet period finds it over.
