@@ -29,41 +29,41 @@ struct Planner: Sendable {
             } catch {
                 throw CardFailure(card: card, field: error.field, error: error.error)
             }
-            if let kept = keptPlan(of: card, fonts: fonts) {
-                return .success(kept)
+            guard let memo, let image = try? statCache.digest(ofFileAtPath: card.imageFileSystemPath) else {
+                return .success(try newPlan(of: card, fonts: fonts))
             }
-            let title = try coverage(of: card, "title", card.title, in: fonts.title, size: card.style.title.size)
-            let description = try coverage(of: card, "description", card.description, in: fonts.description,
-                                           size: card.style.description.size)
-            let digest = try CardFailure.field("image", of: card) { () throws(RenderError) in
-                do {
-                    return try statCache.digest(ofFileAtPath: card.imageFileSystemPath)
-                } catch {
-                    throw .unreadableImage(path: card.imagePath, reason: RenderError.cause(of: error))
-                }
-            }
-            let drawn = DrawnFonts(title: title.fonts, description: description.fonts)
-            let inputs = CardInputs(imageDigest: digest, card: card, fonts: fonts, drawnFonts: drawn)
-            let warnings = [("title", title), ("description", description)].compactMap { field, coverage in
-                coverage.missing.isEmpty ? nil
-                    : BuildReport.Warning(field: field, message: "\(UndrawableText(characters: coverage.missing))")
-            }
-            let plan = CardPlan(card: card, fonts: fonts, inputs: inputs, warnings: warnings)
-            memo?.keep(CardPlan.Kept(plan: plan, installedFonts: coverageMemo?.installedFonts, strict: strict), for: card.id)
-            return .success(plan)
+            // A card that fails is never kept, so its failure is found again in the usual order.
+            return .success(try memo.value(for: card.id, if: { kept in
+                kept.plan.card == card && kept.plan.fonts == fonts && kept.plan.inputs.image == image
+                    && kept.installedFonts == coverageMemo?.installedFonts && kept.strict == strict
+            }, else: { () throws(CardFailure) in
+                CardPlan.Kept(plan: try newPlan(of: card, fonts: fonts), installedFonts: coverageMemo?.installedFonts,
+                              strict: strict)
+            }).plan)
         } catch {
             return .failure(error)
         }
     }
 
-    /// The plan ``memo`` kept for `card` with `fonts`, when its image still has the digest planned.
-    /// A card that fails is never kept, so its failure is found again in the usual order.
-    private func keptPlan(of card: Card, fonts: ResolvedFonts) -> CardPlan? {
-        guard let memo, let image = try? statCache.digest(ofFileAtPath: card.imageFileSystemPath) else { return nil }
-        return memo.value(for: card.id) { kept in
-            kept.plan.card == card && kept.plan.fonts == fonts && kept.plan.inputs.image == image
-                && kept.installedFonts == coverageMemo?.installedFonts && kept.strict == strict
-        }?.plan
+    /// A new plan for `card`, whose fonts resolved to `fonts`.
+    private func newPlan(of card: Card, fonts: ResolvedFonts) throws(CardFailure) -> CardPlan {
+        let title = try coverage(of: card, "title", card.title, in: fonts.title, size: card.style.title.size)
+        let description = try coverage(of: card, "description", card.description, in: fonts.description,
+                                       size: card.style.description.size)
+        let digest = try CardFailure.field("image", of: card) { () throws(RenderError) in
+            do {
+                return try statCache.digest(ofFileAtPath: card.imageFileSystemPath)
+            } catch {
+                throw .unreadableImage(path: card.imagePath, reason: RenderError.cause(of: error))
+            }
+        }
+        let drawn = DrawnFonts(title: title.fonts, description: description.fonts)
+        let inputs = CardInputs(imageDigest: digest, card: card, fonts: fonts, drawnFonts: drawn)
+        let warnings = [("title", title), ("description", description)].compactMap { field, coverage in
+            coverage.missing.isEmpty ? nil
+                : BuildReport.Warning(field: field, message: "\(UndrawableText(characters: coverage.missing))")
+        }
+        return CardPlan(card: card, fonts: fonts, inputs: inputs, warnings: warnings)
     }
 
     /// The fonts `text` (the card's `field`) is drawn from; with ``strict``, a failure when some of

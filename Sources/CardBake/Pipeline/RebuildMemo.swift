@@ -34,18 +34,19 @@ final class CardMemo<Kept: Sendable>: Sendable {
         }
     }
 
-    /// The value kept for the card `id` by this build or the last, when `matches` accepts it; it is
-    /// then kept for the next build too.
-    func value(for id: String, if matches: (Kept) -> Bool) -> Kept? {
-        state.withLock { state in
+    /// The value kept for the card `id` by this build or the last when `matches` accepts it, else
+    /// the one `make` makes, kept for the next build. `make` runs outside the lock; what it fails to
+    /// make is not kept.
+    func value<Failure: Error>(for id: String, if matches: (Kept) -> Bool,
+                               else make: () throws(Failure) -> Kept) throws(Failure) -> Kept {
+        let kept = state.withLock { state -> Kept? in
             guard let kept = state.current[id] ?? state.last[id], matches(kept) else { return nil }
             state.current[id] = kept
             return kept
         }
-    }
-
-    /// Keeps `value` for the card `id`.
-    func keep(_ value: Kept, for id: String) {
-        state.withLock { $0.current[id] = value }
+        if let kept { return kept }
+        let made = try make()
+        state.withLock { $0.current[id] = made }
+        return made
     }
 }

@@ -26,11 +26,9 @@ struct SpooledForms: Sendable {
     /// The forms of `entry` (with its gallery line when `figures`): those `memo` kept when it has an
     /// equal entry, else encoded now and kept there.
     static func of(_ entry: CardManifest.Entry, figures: Bool, memo: CardMemo<Kept>?) throws -> SpooledForms {
-        if let kept = memo?.value(for: entry.id, if: { $0.figures == figures && $0.entry == entry }) {
-            return kept.forms
-        }
-        let forms = try SpooledForms(of: entry, figures: figures)
-        memo?.keep(Kept(entry: entry, figures: figures, forms: forms), for: entry.id)
-        return forms
+        guard let memo else { return try SpooledForms(of: entry, figures: figures) }
+        return try memo.value(for: entry.id, if: { $0.figures == figures && $0.entry == entry }) {
+            Kept(entry: entry, figures: figures, forms: try SpooledForms(of: entry, figures: figures))
+        }.forms
     }
 }
