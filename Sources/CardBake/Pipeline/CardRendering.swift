@@ -23,7 +23,7 @@ struct CardRendering: Sendable {
     let pool: WorkerPool
     let records: RecordCache
     let maxPixels: Int
-    /// Shared by the build's workers: how many decodes and paints they run at once.
+    /// Shared by the build's workers: how many pixels they paint at once.
     let budget: PaintBudget
     /// Used after each card is painted, at most ten times a second: often enough that freed memory does
     /// not pile up, rarely enough that the pages given back and touched again cost little.
@@ -35,7 +35,7 @@ struct CardRendering: Sendable {
         do {
             let prepared = try await pool.run {
                 try cancellation.check()
-                return try budget.decode { try Self.prepare(plan, maxPixels: maxPixels) }
+                return try Self.prepare(plan, maxPixels: maxPixels)
             }
             let missing = lookUp.missingScales
             var stages = StageReport.allCached(lookUp.images.keys)

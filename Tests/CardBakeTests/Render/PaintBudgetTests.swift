@@ -17,22 +17,17 @@ struct PaintBudgetTests {
         }
     }
 
-    /// The most phases that ran at once, each started on a thread of its own at once (not a pool's,
-    /// which the machine's CPUs would cap).
-    func mostAtOnce(_ phases: [@Sendable (Painting) -> Void]) -> Int {
+    /// The most paints of `pixels` that ran at once in `budget`, wanted by `threads` threads of their
+    /// own at once (not a pool's, which the machine's CPUs would cap).
+    func mostAtOnce(paintsOf pixels: Int, onThreads threads: Int, in budget: PaintBudget) -> Int {
         let painting = Painting()
         let group = DispatchGroup()
-        for phase in phases {
+        for _ in 0..<threads {
             group.enter()
-            Thread { phase(painting); group.leave() }.start()
+            Thread { budget.paint(pixels: pixels) { painting.paint() }; group.leave() }.start()
         }
         group.wait()
         return painting.most
-    }
-
-    /// The most paints of `pixels` that ran at once in `budget`, wanted by `threads` threads at once.
-    func mostAtOnce(paintsOf pixels: Int, onThreads threads: Int, in budget: PaintBudget) -> Int {
-        mostAtOnce(Array(repeating: { painting in budget.paint(pixels: pixels) { painting.paint() } }, count: threads))
     }
 
     @Test("Equal paints run at most `room` at once, however many workers want to paint")
@@ -59,42 +54,11 @@ struct PaintBudgetTests {
         #expect(mostAtOnce(paintsOf: 400, onThreads: 6, in: budget) <= 3)
     }
 
-    @Test("Decodes and paints together run at most `slots` at once, however much room the paints have")
-    func capsDecodesAndPaints() {
-        let budget = PaintBudget(room: 10, slots: 2)
-        let decode: @Sendable (Painting) -> Void = { painting in budget.decode { painting.paint() } }
-        let paint: @Sendable (Painting) -> Void = { painting in budget.paint(pixels: 100) { painting.paint() } }
-        #expect(mostAtOnce([decode, paint, decode, paint, decode, paint]) <= 2)
-    }
-
-    @Test("A decode takes a free slot beside a paint, and waits while every slot is taken")
-    func decodeWaitsForASlot() {
-        let budget = PaintBudget(room: 1, slots: 2)
-        let (painting, finishPaint) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-        Thread { budget.paint(pixels: 900) { painting.signal(); _ = finishPaint.wait() } }.start()
-        painting.wait()
-        #expect(budget.decode { true }, "the second slot is free")
-
-        let (decoding, finishDecode) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-        Thread { budget.decode { decoding.signal(); _ = finishDecode.wait() } }.start()
-        decoding.wait()
-        let third = DispatchSemaphore(value: 0)
-        Thread { budget.decode { _ = third.signal() } }.start()
-        #expect(third.wait(timeout: .now() + 0.2) == .timedOut, "both slots are taken")
-        finishPaint.signal()
-        #expect(third.wait(timeout: .now() + 60) == .success, "the paint's slot went to the waiting decode")
-        finishDecode.signal()
-    }
-
-    @Test("A build has a slot and three quarters of a largest paint of room per CPU its workers use, at least one")
+    @Test("A build's room is three quarters of a largest paint per CPU its workers use, at least one")
     func buildRoom() {
         #expect(PaintBudget(workers: 3, cpus: 2).room == 1.5)
         #expect(PaintBudget(workers: 8, cpus: 8).room == 6)
         #expect(PaintBudget(workers: 2, cpus: 16).room == 1.5)
         #expect(PaintBudget(workers: 1, cpus: 8).room == 1)
-        #expect(PaintBudget(workers: 3, cpus: 2).slots == 2)
-        #expect(PaintBudget(workers: 8, cpus: 8).slots == 8)
-        #expect(PaintBudget(workers: 2, cpus: 16).slots == 2)
-        #expect(PaintBudget(workers: 1, cpus: 8).slots == 1)
     }
 }
