@@ -41,9 +41,10 @@ public struct Builder: Sendable {
         self.memo = memo
     }
 
-    /// Starts libvips and lays out a line of text, the two things a build found up to date as a whole
-    /// never does, so that the next build that renders (an edit loop's first) does not wait for them.
-    /// Failures are left for that build to report.
+    /// Starts libvips and lays out a line of text, which a build that renders needs and one found up to
+    /// date as a whole never does: a build calls it as soon as it knows a card is to render, `watch`
+    /// beside its first build so that the first edit's rebuild does not wait. Failures are left for the
+    /// build that renders to report.
     public static func warmUp() {
         try? Vips.start()
         _ = try? TextCoverage.layOut("Aa", family: "sans-serif", size: 12)
@@ -190,23 +191,36 @@ public struct Builder: Sendable {
         let lookUp = CacheLookUp(records: records, outputs: output)
         var results = [BuildReport.CardResult?](repeating: nil, count: cards.count)
         var toRender: [(position: Int, found: PartlyCached)] = []
-        for start in stride(from: 0, to: cards.count, by: Self.window) {
-            let window = Array(cards[start..<min(start + Self.window, cards.count)])
-            let plans = await Self.plan(window, planner: planner, pool: pool)
-            coverageMemo.keep()
-            let found = await Self.lookUp(plans, with: lookUp, width: request.jobs)
-            for (offset, (card, (planned, found))) in zip(window, zip(plans, found)).enumerated() {
-                if case .failure(let failure) = planned {
-                    results[start + offset] = .failed(failure)
-                } else if let cached = found?.cached {
-                    try spool.put(cached.entry, at: start + offset)
-                    results[start + offset] = .cached(card, warnings: cached.plan.warnings)
-                } else if let found {
-                    toRender.append((start + offset, PartlyCached(found)))
+        // Started once the first card to render is known, so that libvips and the text layout start
+        // while the rest of the catalog is planned rather than after it.
+        var warmingUp: Task<Void, Never>?
+        do {
+            for start in stride(from: 0, to: cards.count, by: Self.window) {
+                let window = Array(cards[start..<min(start + Self.window, cards.count)])
+                let plans = await Self.plan(window, planner: planner, pool: pool)
+                coverageMemo.keep()
+                let found = await Self.lookUp(plans, with: lookUp, width: request.jobs)
+                for (offset, (card, (planned, found))) in zip(window, zip(plans, found)).enumerated() {
+                    if case .failure(let failure) = planned {
+                        results[start + offset] = .failed(failure)
+                    } else if let cached = found?.cached {
+                        try spool.put(cached.entry, at: start + offset)
+                        results[start + offset] = .cached(card, warnings: cached.plan.warnings)
+                    } else if let found {
+                        toRender.append((start + offset, PartlyCached(found)))
+                    }
+                }
+                if warmingUp == nil, !toRender.isEmpty {
+                    warmingUp = Task.detached(priority: .userInitiated) { Self.warmUp() }
                 }
             }
+        } catch {
+            // The process may end on this error: not while libvips is starting.
+            await warmingUp?.value
+            throw error
         }
         events(.planned(total: cards.count, toRender: toRender.count, failed: results.count { $0?.status == .failed }))
+        await warmingUp?.value
         try await renderAndStore(toRender, of: cards, into: &results, planner: planner, lookUp: lookUp, spool: spool,
                                  pool: pool, cancellation: cancellation, events: events)
         return results.map { $0! }
@@ -237,7 +251,8 @@ public struct Builder: Sendable {
                                 spool: EntrySpool, pool: WorkerPool, cancellation: Cancellation,
                                 events: @escaping @Sendable (BuildEvent) -> Void) async throws {
         guard !positions.isEmpty else { return }
-        // libvips starts (on this thread, before the workers use it) only when there is something to render.
+        // libvips has started (the warm-up in `cardResults`) only because there is something to render;
+        // a failure to start is reported here, before the workers use it.
         try Vips.start()
         Vips.setThreadsPerPipeline(Self.threadsPerPipeline(workers: min(request.jobs, positions.count)))
         let rendering = CardRendering(pool: pool, records: lookUp.records, maxPixels: request.maxPixels,
