@@ -45,7 +45,6 @@ package struct CardDecoder {
         }
         // Each share reads only what it is given and writes only its own slot and log.
         nonisolated(unsafe) let decoder = self
-        nonisolated(unsafe) let cards = cards
         let size = shareSize
         var decoded = [(cards: [Card], log: ProblemLog)?](repeating: nil, count: shares)
         decoded.withUnsafeMutableBufferPointer { results in

@@ -80,7 +80,7 @@ extension CardStyle {
         var block = CatalogBlock()
         block.set("cardWidth", cardWidth, base.cardWidth) { $0 }
         block.set("textAreaHeight", textAreaHeight, base.textAreaHeight) { $0 }
-        block.set("maxFeatureHeight", maxFeatureHeight, base.maxFeatureHeight) { $0 ?? NSNull() }
+        block.set("maxFeatureHeight", maxFeatureHeight, base.maxFeatureHeight) { height -> Any in height ?? NSNull() }
         block.set("minFeatureHeight", minFeatureHeight, base.minFeatureHeight) { $0 }
         block.set("scales", scales, base.scales) { $0 }
         block.set("format", output.kind, base.output.kind) { $0.rawValue }
@@ -107,7 +107,7 @@ extension TextStyle {
     fileprivate func catalogBlock(over base: TextStyle) -> CatalogBlock {
         var block = CatalogBlock()
         block.set("font", font, base.font) { $0 }
-        block.set("fontFile", fontFile, base.fontFile) { $0.map { $0.path } ?? NSNull() }
+        block.set("fontFile", fontFile, base.fontFile) { file -> Any in file?.path ?? NSNull() }
         block.set("size", size, base.size) { $0 }
         block.set("color", color, base.color) { $0.description }
         if shadow != base.shadow {

@@ -79,9 +79,10 @@ package struct SchemaReader {
     }
 
     /// A finite number within `range`.
-    package func number(_ node: Node?, in range: ClosedRange<Double>) -> Double? {
+    /// - Parameter orNull: the caller also accepts `null` (and handled it); only changes the wording of a mismatch.
+    package func number(_ node: Node?, in range: ClosedRange<Double>, orNull: Bool = false) -> Double? {
         checkedNumber(node, allowed: "a number from \(MessageText.number(range.lowerBound)) to \(MessageText.number(range.upperBound))",
-                      inRange: range.contains)
+                      orNull: orNull, inRange: range.contains)
     }
 
     /// A whole number within `range`; `2.0` counts as 2, `2.5` does not.
@@ -96,10 +97,11 @@ package struct SchemaReader {
         return Int(value)
     }
 
-    private func checkedNumber(_ node: Node?, allowed: @autoclosure () -> String, inRange: (Double) -> Bool) -> Double? {
+    private func checkedNumber(_ node: Node?, allowed: @autoclosure () -> String, orNull: Bool = false,
+                               inRange: (Double) -> Bool) -> Double? {
         guard let node else { return nil }
         guard case .number(let value) = node.value.kind else {
-            reportMismatch(node, expected: allowed())
+            reportMismatch(node, expected: orNull ? "null or \(allowed())" : allowed())
             return nil
         }
         guard inRange(value) else {

@@ -19,7 +19,13 @@ package struct StyleDecoder {
         var style = base
         if let width = reader.number(fields["cardWidth"], in: 1...2048) { style.cardWidth = width }
         if let height = reader.number(fields["textAreaHeight"], in: 0...4096) { style.textAreaHeight = height }
-        if let height = reader.number(fields["maxFeatureHeight"], in: 1...8192) { style.maxFeatureHeight = height }
+        if let height = fields["maxFeatureHeight"] {
+            if height.value.isNull {
+                style.maxFeatureHeight = nil
+            } else if let height = reader.number(height, in: 1...8192, orNull: true) {
+                style.maxFeatureHeight = height
+            }
+        }
         if let height = reader.number(fields["minFeatureHeight"], in: 1...8192) { style.minFeatureHeight = height }
         if let scales = scales(fields["scales"]) { style.scales = scales }
         if let kind = reader.choice(fields["format"], of: OutputFormat.Kind.self) { style.output.kind = kind }

@@ -45,6 +45,23 @@ struct CatalogDraftTests {
         #expect(catalog.cards[1].image.path == "/photos/parrot.png" && catalog.cards[1].index == 1)
     }
 
+    @Test("A card's style that removes the catalog's font file and feature height limit keeps them removed")
+    func removedValues() throws {
+        var style = Self.customStyle
+        style.title.fontFile = URL(fileURLWithPath: "/fonts/Title.ttf")
+        var cardStyle = style
+        cardStyle.title.fontFile = nil
+        cardStyle.maxFeatureHeight = nil
+        let draft = CatalogDraft(file: CatalogFixture.file, style: style, cards: [
+            CardDraft(id: "toucan", image: URL(fileURLWithPath: "/photos/toucan.png"), title: "Toucan",
+                      description: "A bird.", style: cardStyle),
+        ])
+        let card = try #require(try draft.validated().cards.first)
+        #expect(card.style.title.fontFile == nil)
+        #expect(card.style.maxFeatureHeight == nil)
+        #expect(card.style == cardStyle)
+    }
+
     @Test("Overrides apply over values made in code as over a file's")
     func overrides() throws {
         let catalog = try Self.draft().validated(overrides: StyleOverrides(scales: [1], format: .webp))

@@ -35,11 +35,19 @@ import Testing
     @Test(arguments: [
         (#"{"maxFeatureHeight": 0}"#, "0 is out of range; allowed: a number from 1 to 8192."),
         (#"{"maxFeatureHeight": 8192.5}"#, "8192.5 is out of range; allowed: a number from 1 to 8192."),
-        (#"{"maxFeatureHeight": "960"}"#, #"expected a number from 1 to 8192, found the string "960"."#),
-        (#"{"maxFeatureHeight": null}"#, "expected a number from 1 to 8192, found null."),
+        (#"{"maxFeatureHeight": "960"}"#, #"expected null or a number from 1 to 8192, found the string "960"."#),
     ])
     func outOfRangeOrWrongType(style: String, message: String) {
         #expect(Fixture.problem(Fixture.catalog(style: style)) == CatalogProblem(path: "style.maxFeatureHeight", message: message))
+    }
+
+    @Test func aCardsNullMaxFeatureHeightRemovesTheCatalogsForTheDefault() throws {
+        let catalog = try Fixture.decode(Fixture.catalog(cards: [
+            Fixture.card(id: "plain"),
+            Fixture.card(id: "own", extra: #""style": {"maxFeatureHeight": null}"#),
+        ], style: #"{"maxFeatureHeight": 480}"#))
+        #expect(catalog.cards.map(\.style.maxFeatureHeight) == [480, nil])
+        #expect(catalog.cards.map(\.style.featureHeightLimit) == [480, 960])
     }
 
     @Test func minFeatureHeightDefaultsToRoomForTheTitleOverTheGradientAndACardsOwnReplacesIt() throws {
