@@ -153,6 +153,14 @@ package struct SchemaReader {
         return color
     }
 
+    /// A value that `null` removes: `.some(nil)` for `null`, `.some(value)` when `read` accepts the
+    /// node, nil when the node is absent or `read` refused it (and reported why).
+    package func removable<Value>(_ node: Node?, _ read: (Node) -> Value?) -> Value?? {
+        guard let node else { return nil }
+        if node.value.isNull { return .some(nil) }
+        return read(node).map { .some($0) }
+    }
+
     /// A file path, resolved by ``paths``. Whether the file exists is not checked.
     /// - Parameter orNull: the caller also accepts `null` (and handled it); only changes the wording of a mismatch.
     package func filePath(_ node: Node?, orNull: Bool = false) -> URL? {

@@ -19,12 +19,8 @@ package struct StyleDecoder {
         var style = base
         if let width = reader.number(fields["cardWidth"], in: 1...2048) { style.cardWidth = width }
         if let height = reader.number(fields["textAreaHeight"], in: 0...4096) { style.textAreaHeight = height }
-        if let height = fields["maxFeatureHeight"] {
-            if height.value.isNull {
-                style.maxFeatureHeight = nil
-            } else if let height = reader.number(height, in: 1...8192, orNull: true) {
-                style.maxFeatureHeight = height
-            }
+        if let height = reader.removable(fields["maxFeatureHeight"], { reader.number($0, in: 1...8192, orNull: true) }) {
+            style.maxFeatureHeight = height
         }
         if let height = reader.number(fields["minFeatureHeight"], in: 1...8192) { style.minFeatureHeight = height }
         if let scales = scales(fields["scales"]) { style.scales = scales }
@@ -79,17 +75,13 @@ package struct StyleDecoder {
         guard let fields = reader.object(node, keys: ["font", "fontFile", "size", "color", "shadow"]) else { return base }
         var text = base
         if let font = reader.text(fields["font"], rule: .fontName) { text.font = font }
-        if let fontFile = fields["fontFile"] {
-            if fontFile.value.isNull {
-                text.fontFile = nil
-            } else if let url = reader.filePath(fontFile, orNull: true) {
-                text.fontFile = url
-            }
+        if let fontFile = reader.removable(fields["fontFile"], { reader.filePath($0, orNull: true) }) {
+            text.fontFile = fontFile
         }
         if let size = reader.number(fields["size"], in: 1...200) { text.size = size }
         if let color = reader.color(fields["color"]) { text.color = color }
-        if let shadow = fields["shadow"] {
-            text.shadow = shadow.value.isNull ? nil : overlay(shadow, on: text.shadow ?? ShadowStyle())
+        if let shadow = reader.removable(fields["shadow"], { overlay($0, on: text.shadow ?? ShadowStyle()) }) {
+            text.shadow = shadow
         }
         return text
     }
