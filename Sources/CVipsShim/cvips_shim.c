@@ -1,5 +1,8 @@
 #include "cvips_shim.h"
 
+#include <errno.h>
+#include <unistd.h>
+
 static void cvips_ignore_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
 }
 
@@ -8,6 +11,9 @@ int cvips_start(const char *argv0) {
         return -1;
     vips_cache_set_max(0);
     vips_block_untrusted_set(TRUE);
+    // Files are decoded through sources, which reach loaders that have no buffer form. All but one of
+    // those are untrusted; the text matrix format is blocked too, so a text file never decodes as an image.
+    vips_operation_block_set("VipsForeignLoadMatrix", TRUE);
     g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING, cvips_ignore_log, NULL);
     return 0;
 }
@@ -16,8 +22,51 @@ static void cvips_free_buffer(VipsImage *image, gpointer buffer) {
     g_free(buffer);
 }
 
-int cvips_open_header(const void *buffer, size_t length, VipsImage **out) {
-    *out = vips_image_new_from_buffer(buffer, length, "", NULL);
+typedef struct {
+    int descriptor;
+    gint64 offset;
+    cvips_read_observer observe;
+    void *context;
+} CvipsObservedFile;
+
+static gint64 cvips_observed_read(VipsSourceCustom *source, void *buffer, gint64 length, CvipsObservedFile *file) {
+    ssize_t count;
+    do
+        count = pread(file->descriptor, buffer, (size_t) length, (off_t) file->offset);
+    while (count < 0 && errno == EINTR);
+    if (count > 0) {
+        file->offset += count;
+        file->observe(file->context, buffer, (size_t) count);
+    }
+    return count;
+}
+
+static const char *cvips_observed_file_key = "cvips-observed-file";
+
+VipsSource *cvips_source_new_observed(int descriptor, cvips_read_observer observe, void *context) {
+    CvipsObservedFile *file = g_new(CvipsObservedFile, 1);
+    *file = (CvipsObservedFile) { descriptor, 0, observe, context };
+    VipsSourceCustom *source = vips_source_custom_new();
+    g_object_set_data_full(G_OBJECT(source), cvips_observed_file_key, file, g_free);
+    g_signal_connect(source, "read", G_CALLBACK(cvips_observed_read), file);
+    return VIPS_SOURCE(source);
+}
+
+int cvips_source_observe_rest(VipsSource *source) {
+    CvipsObservedFile *file = g_object_get_data(G_OBJECT(source), cvips_observed_file_key);
+    const gint64 size = 1 << 16;
+    void *buffer = g_malloc(size);
+    gint64 count;
+    while ((count = cvips_observed_read(NULL, buffer, size, file)) > 0)
+        ;
+    int error = errno;
+    g_free(buffer);
+    errno = error;
+    return count == 0 ? 0 : -1;
+}
+
+int cvips_open_header(VipsSource *source, VipsImage **out) {
+    *out = vips_image_new_from_source(source, "", NULL);
     return *out ? 0 : -1;
 }
 
@@ -35,8 +84,8 @@ static gboolean cvips_has_usable_profile(VipsImage *image) {
 // embeds its own, and leaves an RGB image with a profile (Display P3, Adobe RGB) in that space unless asked
 // to export; asked to export, it also converts images without a profile, shifting their colours, and fails
 // on a profile it cannot use. So each case gets the call that is right for it.
-int cvips_thumbnail(const void *buffer, size_t length, VipsImage **out, int width) {
-    VipsImage *header = vips_image_new_from_buffer(buffer, length, "", NULL);
+int cvips_thumbnail(VipsSource *source, VipsImage **out, int width) {
+    VipsImage *header = vips_image_new_from_source(source, "", NULL);
     if (!header)
         return -1;
     gboolean cmyk = header->Type == VIPS_INTERPRETATION_CMYK;
@@ -46,7 +95,7 @@ int cvips_thumbnail(const void *buffer, size_t length, VipsImage **out, int widt
     int result;
     if (cmyk) {
         // Decoded whole (no shrink-on-load), converted, then thumbnailed as the sRGB image it now is.
-        VipsImage *decoded = vips_image_new_from_buffer(buffer, length, "",
+        VipsImage *decoded = vips_image_new_from_source(source, "",
             "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
         VipsImage *srgb = NULL;
         result = !decoded
@@ -62,9 +111,9 @@ int cvips_thumbnail(const void *buffer, size_t length, VipsImage **out, int widt
     else
         // thumbnail's own fail_on does not reach the loader in 8.14: pass it as a loader option.
         result = profiled
-            ? vips_thumbnail_buffer((void *) buffer, length, out, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN,
+            ? vips_thumbnail_source(source, out, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN,
                   "option_string", "fail_on=error", "export_profile", "srgb", NULL)
-            : vips_thumbnail_buffer((void *) buffer, length, out, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN,
+            : vips_thumbnail_source(source, out, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN,
                   "option_string", "fail_on=error", NULL);
     return result;
 }

@@ -20,20 +20,38 @@ extension ContentDigest {
     package static func sha256(of file: borrowing ReadableFile) throws -> ContentDigest {
         // A small file needs only a small buffer: one byte over its length reaches the end in one read.
         let chunkSize = min(1 << 20, Int(try file.status().size) + 1)
-        var hasher = SHA256()
+        var hasher = Hasher()
         try withUnsafeTemporaryAllocation(byteCount: chunkSize, alignment: 16) { buffer in
             while case let count = try file.read(into: buffer), count > 0 {
-                hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             }
         }
-        return ContentDigest(hasher.finalize())
+        return hasher.digest
     }
 
     /// The SHA-256 of the bytes `produce` hands its sink, a piece at a time, none of them kept.
     package static func sha256(streaming produce: (_ sink: (Data) -> Void) throws -> Void) rethrows -> ContentDigest {
-        var hasher = SHA256()
-        try produce { hasher.update(data: $0) }
-        return ContentDigest(hasher.finalize())
+        var hasher = Hasher()
+        try produce { hasher.update($0) }
+        return hasher.digest
+    }
+
+    /// The SHA-256 of bytes handed to it a piece at a time.
+    package struct Hasher {
+        private var state = SHA256()
+
+        package init() {}
+
+        package mutating func update(_ bytes: UnsafeRawBufferPointer) {
+            state.update(bufferPointer: bytes)
+        }
+
+        package mutating func update(_ bytes: some DataProtocol) {
+            state.update(data: bytes)
+        }
+
+        /// The digest of the bytes so far.
+        package var digest: ContentDigest { ContentDigest(state.finalize()) }
     }
 
     /// The digest swift-crypto computed.

@@ -1,6 +1,5 @@
 import CardBakeFiles
 import CardBakeManifest
-import Crypto
 import Foundation
 
 /// A file written a piece at a time (``AtomicFileWriter/PendingFile``) while the SHA-256 of its
@@ -8,7 +7,7 @@ import Foundation
 /// publishing it, without holding the bytes.
 package final class DigestingFile {
     private let file: AtomicFileWriter.PendingFile
-    private var hasher = SHA256()
+    private var hasher = ContentDigest.Hasher()
 
     /// Throws as ``AtomicFileWriter/PendingFile/init(replacing:temporaryName:)``.
     package init(replacing url: URL) throws {
@@ -16,12 +15,12 @@ package final class DigestingFile {
     }
 
     package func append(_ bytes: some DataProtocol) throws {
-        hasher.update(data: bytes)
+        hasher.update(bytes)
         try file.append(bytes)
     }
 
     /// The digest of the bytes appended so far.
-    package var digest: ContentDigest { ContentDigest(hasher.finalize()) }
+    package var digest: ContentDigest { hasher.digest }
 
     /// Publishes the file (``AtomicFileWriter/PendingFile/commit()``).
     package func commit() throws {

@@ -6,7 +6,8 @@ import Glibc
 /// Every failure is a ``FileSystemError/cannotRead(path:errno:)`` naming the file.
 package struct ReadableFile: ~Copyable {
     package let path: String
-    private let descriptor: Int32
+    /// For readers that use `pread`, which leaves the offset ``read(into:)`` reads from alone.
+    package let descriptor: Int32
 
     package init(path: String) throws {
         var descriptor: Int32

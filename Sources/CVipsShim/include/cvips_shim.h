@@ -12,19 +12,32 @@
 
 /// Starts libvips once per process: VIPS_INIT, the operation cache off (it does not cap memory and can
 /// serve a stale image after a file changes under the same path), the loaders that are not fuzzed
-/// for hostile input blocked, and libvips' warnings kept off stderr (failures still reach the error buffer).
+/// for hostile input blocked (and the text matrix loader), and libvips' warnings kept off stderr (failures still reach the error buffer).
 int cvips_start(const char *argv0);
 
-/// Opens only the header of an encoded image held in memory; read what you need before `buffer` goes.
-/// Used to check the pixel count before any pixel is decoded.
-int cvips_open_header(const void *buffer, size_t length, VipsImage **out);
+/// Called with each piece of a file a source reads, in order.
+typedef void (*cvips_read_observer)(void *context, const void *bytes, size_t length);
+
+/// A source over the open file `descriptor`, read from its start with `pread` (the descriptor's offset
+/// is left alone), each byte once and in order, every piece handed to `observe` with `context`. It cannot
+/// seek: a loader that looks back is served from libvips' own copy of the header it read, and a loader
+/// that needs the whole file (TIFF, HEIF) has libvips read all of it into memory. So the bytes decoded are
+/// exactly the bytes observed. `context` must outlive the source.
+VipsSource *cvips_source_new_observed(int descriptor, cvips_read_observer observe, void *context);
+
+/// Reads, and observes, what is left of an observed source's file. 0, or -1 with errno set.
+int cvips_source_observe_rest(VipsSource *source);
+
+/// Opens only the header of an encoded image, without decoding pixels; the source stays readable from
+/// its start. Used to check the pixel count before any pixel is decoded.
+int cvips_open_header(VipsSource *source, VipsImage **out);
 
 /// Decodes with EXIF auto-rotation to at most `width` pixels wide (never upscales), with shrink-on-load
 /// except for CMYK; fails on truncation and errors. An image with an embedded ICC profile is converted
 /// through it to sRGB (relative colorimetric); CMYK without one through libvips' fallback CMYK profile.
 /// A profile libvips cannot use (corrupt, or for another colour space) is ignored.
-/// Decoding is lazy and reads `buffer` in place: keep it until the image is computed (copied to memory).
-int cvips_thumbnail(const void *buffer, size_t length, VipsImage **out, int width);
+/// Decoding is lazy and reads `source` as the pixels are computed: keep it until then (copied to memory).
+int cvips_thumbnail(VipsSource *source, VipsImage **out, int width);
 
 /// The loader libvips would pick for `buffer`, judged by the loaders' own sniffers of its first bytes:
 /// one that is not blocked if any recognises them, else the blocked one of highest priority; NULL if none.

@@ -1,4 +1,5 @@
 import CardBakeCache
+import CardBakeFiles
 import CardBakeManifest
 import Foundation
 import Vips
@@ -11,38 +12,51 @@ package struct SourceImage: Sendable {
     /// 8-bit sRGB, 3 bands or 4 with alpha, at most the requested width.
     package let decoded: VipsImage
 
-    /// Reads `file`, checks its bytes still hash to `digest`, refuses more than `maxPixels` after reading
-    /// only the header (decoding them would take the memory and time a decompression bomb does), then
-    /// decodes with shrink-on-load to at most `maxWidth(width, height)` pixels wide (given the header's
-    /// size), never more than the source declares.
+    /// Decodes `file` with shrink-on-load to at most `maxWidth(width, height)` pixels wide (given the
+    /// header's size), never more than the source declares, after refusing more than `maxPixels` from
+    /// the header alone (decoding them would take the memory and time a decompression bomb does).
+    /// The file is read once, a piece at a time as libvips decodes it, and its bytes must hash to
+    /// `digest`: the pixels are those of the bytes the build hashed, and the file is never held whole
+    /// (unless its format needs it, as TIFF and HEIF do).
     /// A source however tall for its width is accepted: a card crops the feature it shows from the middle
     /// (see ``CardLayout/FeatureScaling``).
     package static func load(_ file: URL, digest: ContentDigest, maxPixels: Int,
                              maxWidth: (_ width: Int, _ height: Int) -> Int) throws(RenderError) -> SourceImage {
+        let opened: ReadableFile
+        do {
+            opened = try ReadableFile(path: file.fileSystemPath)
+        } catch {
+            throw .unreadableImage(path: file.path, reason: RenderError.cause(of: error))
+        }
+        let decoded: DecodedFile<DigestingReader>
+        do {
+            decoded = try VipsImage.decode(file: opened.descriptor, observer: DigestingReader.init) { header in
+                header.width * header.height <= maxPixels ? maxWidth(header.width, header.height) : nil
+            }
+        } catch {
+            throw failure(decoding: file, digest: digest, error)
+        }
+        guard decoded.observer.hasher.digest == digest else {
+            throw .imageChanged(path: file.path)
+        }
+        let header = decoded.header
+        guard let image = decoded.image else {
+            throw .tooManyPixels(path: file.path, width: header.width, height: header.height, limit: maxPixels)
+        }
+        return SourceImage(width: header.width, height: header.height, decoded: image)
+    }
+
+    /// Why `file`, which should hash to `digest`, did not decode: it changed since it was hashed, or
+    /// it cannot be read, or as ``failure(decoding:of:_:)`` says. Reads the whole file: failures are rare.
+    private static func failure(decoding file: URL, digest: ContentDigest, _ error: VipsError) -> RenderError {
         let bytes: Data
         do {
             bytes = try Data(contentsOf: file)
         } catch {
-            throw .unreadableImage(path: file.path, reason: RenderError.cause(of: error))
+            return .unreadableImage(path: file.path, reason: RenderError.cause(of: error))
         }
-        guard ContentDigest.sha256(bytes) == digest else {
-            throw .imageChanged(path: file.path)
-        }
-        let header: VipsImageHeader
-        do {
-            header = try VipsImage.header(of: bytes)
-        } catch {
-            throw failure(decoding: bytes, of: file, error)
-        }
-        guard header.width * header.height <= maxPixels else {
-            throw .tooManyPixels(path: file.path, width: header.width, height: header.height, limit: maxPixels)
-        }
-        do {
-            return SourceImage(width: header.width, height: header.height,
-                               decoded: try VipsImage.decode(bytes, maxWidth: maxWidth(header.width, header.height)))
-        } catch {
-            throw failure(decoding: bytes, of: file, error)
-        }
+        guard ContentDigest.sha256(bytes) == digest else { return .imageChanged(path: file.path) }
+        return failure(decoding: bytes, of: file, error)
     }
 
     /// Why `bytes` did not decode: no bytes, a format libvips does not know, one only a blocked
@@ -57,5 +71,14 @@ package struct SourceImage: Sendable {
         case _?:
             return .undecodableImage(path: file.path, reason: error.message)
         }
+    }
+}
+
+/// Hashes the bytes of a source file as libvips reads them.
+private final class DigestingReader: VipsReadObserver {
+    private(set) var hasher = ContentDigest.Hasher()
+
+    func observe(_ bytes: UnsafeRawBufferPointer) {
+        hasher.update(bytes)
     }
 }
