@@ -1,6 +1,6 @@
 import Foundation
 
-/// A separable Gaussian blur of one-band 8-bit samples, computed here in float: libvips'
+/// A separable Gaussian blur of one-band 8-bit samples, computed here in float and rounded to 8 bits: libvips'
 /// `gaussblur` kernel (float precision, minimum amplitude 0.2, normalised) with edge samples
 /// repeated beyond the edges.
 ///
@@ -26,12 +26,13 @@ package struct GaussianBlur {
         kernel = weights.map { Float($0 / sum) }
     }
 
-    /// `samples` (`width × height`, row by row) blurred: the same size, as floats 0–255.
-    package func blurred(_ samples: [UInt8], width: Int, height: Int) -> [Float] {
+    /// `samples` (`width × height`, row by row) blurred: the same size, each sample rounded to the
+    /// nearest level (within half a level of libvips' float result).
+    package func blurred(_ samples: [UInt8], width: Int, height: Int) -> [UInt8] {
         precondition(samples.count == width * height, "sample count does not match the size")
         let radius = kernel.count / 2
         var across = [Float](repeating: 0, count: samples.count)
-        var result = [Float](repeating: 0, count: samples.count)
+        var result = [UInt8](repeating: 0, count: samples.count)
         // One row at a time, widened by `radius` repeated edge samples on each side, so both passes
         // are plain multiply-adds over whole rows, which vectorise; empty rows are skipped.
         var padded = [Float](repeating: 0, count: width + 2 * radius)
@@ -57,15 +58,22 @@ package struct GaussianBlur {
                     }
                 }
             }
+            // The second pass sums each row in floats (reusing `padded`), then rounds it into the result.
             across.withUnsafeBufferPointer { across in
-                result.withUnsafeMutableBufferPointer { result in
-                    for y in 0..<height {
-                        let output = UnsafeMutableBufferPointer(rebasing: result[y * width..<(y + 1) * width])
-                        for tap in 0..<kernel.count {
-                            let sourceY = min(max(y + tap - radius, 0), height - 1)
-                            guard !rowIsEmpty[sourceY] else { continue }
-                            Self.add(kernel[tap], times: UnsafeBufferPointer(rebasing: across[sourceY * width..<(sourceY + 1) * width]),
-                                     to: output)
+                padded.withUnsafeMutableBufferPointer { padded in
+                    let sums = UnsafeMutableBufferPointer(rebasing: padded[0..<width])
+                    result.withUnsafeMutableBufferPointer { result in
+                        for y in 0..<height {
+                            sums.update(repeating: 0)
+                            for tap in 0..<kernel.count {
+                                let sourceY = min(max(y + tap - radius, 0), height - 1)
+                                guard !rowIsEmpty[sourceY] else { continue }
+                                Self.add(kernel[tap], times: UnsafeBufferPointer(rebasing: across[sourceY * width..<(sourceY + 1) * width]),
+                                         to: sums)
+                            }
+                            for x in 0..<width {
+                                result[y * width + x] = UInt8(min(max(sums[x], 0), 255).rounded())
+                            }
                         }
                     }
                 }

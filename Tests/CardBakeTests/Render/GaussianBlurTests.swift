@@ -19,7 +19,7 @@ struct GaussianBlurTests {
         #expect(kernel == kernel.reversed())
     }
 
-    @Test("A blurred mask matches libvips' float-precision gaussblur within a tenth of a level", arguments: [1.5, 4.0])
+    @Test("A blurred mask matches libvips' float-precision gaussblur rounded: within half a level and a tenth", arguments: [1.5, 4.0])
     func matchesLibvips(sigma: Double) throws {
         // A glyph-like mask: strokes and dots on a transparent field wider than the blur's reach.
         let (width, height) = (48, 32)
@@ -30,7 +30,7 @@ struct GaussianBlurTests {
         let ours = GaussianBlur(sigma: sigma).blurred(mask, width: width, height: height)
         let libvips: [Float] = try VipsImage.fromPixels(mask, width: width, height: height, bands: 1)
             .castToFloat().gaussianBlurred(sigma: sigma).pixels()
-        let worst = zip(ours, libvips).map { abs($0 - $1) }.max() ?? .infinity
-        #expect(worst < 0.1, "largest difference \(worst) levels")
+        let worst = zip(ours, libvips).map { abs(Float($0) - $1) }.max() ?? .infinity
+        #expect(worst < 0.6, "largest difference \(worst) levels")
     }
 }
