@@ -16,7 +16,9 @@ extension Data {
         guard count >= 32 else { return nil }
         let payload = dropLast(32)
         guard suffix(32).elementsEqual(Self.checksum(of: payload, context: context).bytes) else { return nil }
-        return Data(payload)
+        // Zero-based as callers expect, and a slice of these bytes rather than a copy when it already
+        // is: the index of a large catalog is megabytes.
+        return payload.startIndex == 0 ? payload : Data(payload)
     }
 
     private static func checksum(of payload: Data, context: [UInt8]) -> ContentDigest {

@@ -18,13 +18,26 @@ extension StatCache {
     /// The bytes of an entry other than its path.
     private static let fixedEntrySize = 4 + 4 * 8 + 32
 
+    /// Bytes gathered before each piece goes to the sink of ``encode(_:leavingOut:savedAt:to:)``.
+    private static let pieceSize = 1 << 16
+
     /// The file holding `entries`, recorded at `savedAt` (their own moments of recording are not kept).
     package static func encode(_ entries: [String: Entry], savedAt: Int64) -> Data {
+        var file = Data()
+        encode(entries, savedAt: savedAt) { file.append($0) }
+        return file
+    }
+
+    /// The file holding `entries` but those at the paths in `leftOut` (which must have entries), handed
+    /// to `sink` in pieces of about 64 KiB, the checksum last: never all of it in memory at once.
+    package static func encode(_ entries: [String: Entry], leavingOut leftOut: Set<String> = [], savedAt: Int64,
+                               to sink: (Data) throws -> Void) rethrows {
+        var checksum = ContentDigest.Hasher()
         var bytes = header
-        bytes.reserveCapacity(header.count + 12 + entries.count * (fixedEntrySize + 64) + 32)
-        bytes.appendBigEndian(UInt32(entries.count))
+        bytes.reserveCapacity(pieceSize + fixedEntrySize + 4096)
+        bytes.appendBigEndian(UInt32(entries.count - leftOut.count))
         bytes.appendBigEndian(savedAt)
-        for (path, entry) in entries {
+        for (path, entry) in entries where !leftOut.contains(path) {
             bytes.appendBigEndian(UInt32(path.utf8.count))
             bytes.append(contentsOf: path.utf8)
             bytes.appendBigEndian(entry.status.size)
@@ -32,8 +45,20 @@ extension StatCache {
             bytes.appendBigEndian(entry.status.inode)
             bytes.appendBigEndian(entry.status.changeTime)
             bytes.append(contentsOf: entry.digest.bytes)
+            if bytes.count >= pieceSize {
+                try hand(&bytes, hashedInto: &checksum, to: sink)
+            }
         }
-        return Data(bytes).appendingChecksum()
+        try hand(&bytes, hashedInto: &checksum, to: sink)
+        try sink(Data(checksum.digest.bytes))
+    }
+
+    /// Hands `bytes` to `sink` after `checksum`, and empties them.
+    private static func hand(_ bytes: inout [UInt8], hashedInto checksum: inout ContentDigest.Hasher,
+                             to sink: (Data) throws -> Void) rethrows {
+        checksum.update(bytes)
+        try sink(Data(bytes))
+        bytes.removeAll(keepingCapacity: true)
     }
 
     /// The entries in a stat-cache file, each recorded when the file was saved; nil if it is not

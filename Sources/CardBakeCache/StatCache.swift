@@ -93,12 +93,12 @@ package final class StatCache: Sendable {
     /// system's, and `sleep` for waiting that many nanoseconds on it.
     package convenience init(loadingFrom file: URL?, clock: @escaping @Sendable () -> Int64,
                              sleep: @escaping @Sendable (_ nanoseconds: Int64) -> Void) {
-        self.init(entries: SavedFile(reading: file).entries, clock: clock, sleep: sleep)
+        self.init(entries: SavedFile(reading: file).takeEntries(), clock: clock, sleep: sleep)
     }
 
     /// A stat cache made from `saved`, read earlier, if its file is still the one read; else from the file as it is now.
     package convenience init(loading saved: SavedFile) {
-        self.init(entries: saved.isCurrent ? saved.entries : SavedFile(reading: saved.file).entries,
+        self.init(entries: saved.isCurrent ? saved.takeEntries() : SavedFile(reading: saved.file).takeEntries(),
                   clock: StatCache.currentTime, sleep: StatCache.sleep(nanoseconds:))
     }
 
@@ -112,9 +112,12 @@ package final class StatCache: Sendable {
     /// A stat cache's file as read at one moment, with the status it had then: a build reads it while
     /// it parses the catalog, before it holds the cache locked, and uses it if the file has not been
     /// replaced since (a save writes a new file: a new inode).
+    ///
+    /// Its entries go to the first stat cache made from it, which then holds the only copy for the
+    /// whole build; a later one reads the file again.
     package struct SavedFile: Sendable {
         package let file: URL?
-        fileprivate let entries: [String: Entry]
+        private let entries: Handover
         private let status: FileStatus?
 
         /// The entries of `file`; none if it is nil, missing, damaged or of another format version.
@@ -122,7 +125,25 @@ package final class StatCache: Sendable {
             self.file = file
             let opened = file.flatMap { try? ReadableFile(path: $0.fileSystemPath) }
             status = try? opened?.status()
-            entries = (try? opened?.readToEnd()).flatMap(StatCache.decodeEntries) ?? [:]
+            entries = Handover((try? opened?.readToEnd()).flatMap(StatCache.decodeEntries) ?? [:])
+        }
+
+        /// The entries read, given up by this value; read again if they were given up before.
+        fileprivate func takeEntries() -> [String: Entry] {
+            entries.take() ?? SavedFile(reading: file).takeEntries()
+        }
+
+        /// Entries that copies of a ``SavedFile`` share, until one takes them.
+        private final class Handover: Sendable {
+            private let entries: Mutex<[String: Entry]?>
+
+            init(_ entries: [String: Entry]) {
+                self.entries = Mutex(entries)
+            }
+
+            func take() -> [String: Entry]? {
+                entries.withLock { $0.take() }
+            }
         }
 
         /// Whether the file has the status it had when read.
@@ -199,31 +220,28 @@ package final class StatCache: Sendable {
     /// - Throws: the errors of ``AtomicFileWriter/write(_:to:)``.
     package func save(to file: URL) throws {
         guard let pending = state.withLock({ $0.entries.pendingSave() }) else { return }
-        let entries = settle(pending.entries)
-        try AtomicFileWriter.write(Self.encode(entries, savedAt: clock()), to: file)
+        let changed = changedWhileRacy(pending.entries)
+        let output = try AtomicFileWriter.PendingFile(replacing: file)
+        try Self.encode(pending.entries, leavingOut: changed, savedAt: clock(), to: output.append)
+        try output.commit()
         state.withLock { $0.entries.saved(pending.generation) }
     }
 
-    /// `entries` with those racy now and on a file system with sub-second times waited out and
-    /// checked against their files; an entry whose file changed is dropped. Entries with the
-    /// coarse margin are left as they are (waiting up to 2 s would cost more than reading them
-    /// again in the next build), and so are those with times after now (a clock set back, a
-    /// file dated in the future).
-    private func settle(_ entries: [String: Entry]) -> [String: Entry] {
+    /// The paths of `entries` whose files changed: those racy now and on a file system with
+    /// sub-second times are waited out and checked against their files. Entries with the coarse
+    /// margin are left as they are (waiting up to 2 s would cost more than reading them again in the
+    /// next build), and so are those with times after now (a clock set back, a file dated in the future).
+    private func changedWhileRacy(_ entries: [String: Entry]) -> Set<String> {
         let now = clock()
         let racy = entries.filter { _, entry in
             !entry.isTrusted(at: now) && entry.racyMargin == Self.fineRacyMargin
                 && entry.trustedFrom <= now + Self.fineRacyMargin + 1
         }
-        guard let trustedFrom = racy.values.map(\.trustedFrom).max() else { return entries }
+        guard let trustedFrom = racy.values.map(\.trustedFrom).max() else { return [] }
         if trustedFrom > now {
             sleep(trustedFrom - now)
         }
-        var settled = entries
-        for (path, entry) in racy {
-            settled[path] = Self.unchanged(entry, at: path) ? entry : nil
-        }
-        return settled
+        return Set(racy.lazy.filter { path, entry in !Self.unchanged(entry, at: path) }.map(\.key))
     }
 
     /// Whether the file at `path` still has the entry's status and digest.

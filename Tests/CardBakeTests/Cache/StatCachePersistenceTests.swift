@@ -114,4 +114,34 @@ struct StatCachePersistenceTests {
             #expect(StatCache(loadingFrom: nil).count == 0)
         }
     }
+
+    @Test("The file is written in pieces, leaving out the entries asked, and decodes to the rest")
+    func streamedEncoding() throws {
+        // Given: entries enough for several 64 KiB pieces.
+        let entries = Dictionary(uniqueKeysWithValues: (0..<3_000).map { index in
+            ("/cards/\(index)/" + String(repeating: "p", count: 40),
+             StatCache.Entry(status: FileStatus(size: Int64(index), modificationTime: 1_000 + Int64(index), inode: UInt64(index),
+                                                changeTime: 2_000 + Int64(index)),
+                             digest: ContentDigest.sha256(Data("\(index)".utf8)), recordedAt: 7))
+        })
+        let leftOut = Set(entries.keys.prefix(10))
+        // When
+        var pieces: [Data] = []
+        StatCache.encode(entries, leavingOut: leftOut, savedAt: 7) { pieces.append($0) }
+        // Then: several pieces, none much over 64 KiB, that decode to every entry but those left out.
+        #expect(pieces.count > 3)
+        #expect(pieces.allSatisfy { $0.count < (1 << 16) + 4096 })
+        let file = pieces.reduce(Data(), +)
+        #expect(StatCache.decodeEntries(file) == entries.filter { !leftOut.contains($0.key) })
+        #expect(StatCache.decodeEntries(StatCache.encode(entries, savedAt: 7)) == entries)
+    }
+
+    @Test("A saved file's entries go to the first stat cache made from it; a second reads the file again")
+    func savedFileHandsOverItsEntries() throws {
+        try withSavedCache { saved in
+            let read = StatCache.SavedFile(reading: saved.cacheFile)
+            #expect(StatCache(loading: read).count == saved.files.count)
+            #expect(StatCache(loading: read).count == saved.files.count)
+        }
+    }
 }
