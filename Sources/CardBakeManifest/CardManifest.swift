@@ -222,9 +222,7 @@ public struct CardManifest: Codable, Sendable, Equatable {
     }
 
     /// Every file the manifest names, relative to its folder.
-    package var files: Set<String> {
-        Set(cards.flatMap { $0.images.values.map(\.file) })
-    }
+    package var files: Set<String> { Self.files(in: cards.lazy.map(\.images)) }
 
     /// The name of a scale in `images`.
     package static func scaleName(_ scale: Int) -> String { "\(scale)x" }

@@ -90,7 +90,7 @@ public struct Builder: Sendable {
         if let wholeBuild, let recorded = workspace.store.savedActionResult(for: wholeBuild.key).flatMap(ContentDigest.init(cacheBytes:)),
            await wholeBuild.isUpToDate(catalog, in: output, recorded: recorded, pool: pool) {
             events(.planned(total: catalog.cards.count, toRender: 0, failed: 0))
-            try await assetCatalog?.write(output.manifestInPlace.manifest?.cards ?? [], from: output)
+            try await assetCatalog?.write(CardManifest.read(from: output.manifestURL)?.cards ?? [], from: output)
             if let manifestDigest = try? output.statCache.digest(ofFileAt: output.manifestURL) {
                 try ShardRecord.update(in: request.output, shard: request.shard, catalog: wholeCatalog,
                                        settings: request.settingsDigest, manifest: manifestDigest)

@@ -29,7 +29,7 @@ enum CardChange: Sendable, Equatable, CustomStringConvertible {
     /// The first difference between `entry`, as the manifest in place records the card, and
     /// `plan`: inputs, then scales, then format, then (with `output`) each file's bytes through the
     /// stat cache. nil when there is none.
-    static func between(_ entry: CardManifest.Entry, and plan: CardPlan, filesIn output: OutputFolder?) -> CardChange? {
+    static func between(_ entry: CardManifest.Outline.Card, and plan: CardPlan, filesIn output: OutputFolder?) -> CardChange? {
         let changed = plan.inputs.differences(from: entry.inputs)
         if !changed.isEmpty {
             return .inputs(changed)
@@ -58,10 +58,10 @@ enum CardChange: Sendable, Equatable, CustomStringConvertible {
 
 /// The entries of the manifest in place, by card ID: what a card rendered again is compared with.
 struct PreviousEntries: Sendable {
-    private let entries: [String: CardManifest.Entry]
+    private let entries: [String: CardManifest.Outline.Card]
 
     init(_ manifest: ManifestInPlace) {
-        entries = Dictionary((manifest.manifest?.cards ?? []).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        entries = Dictionary((manifest.outline?.cards ?? []).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Why the card of `plan` is rendered: it is new, or what differs from its entry.

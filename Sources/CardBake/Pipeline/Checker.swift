@@ -78,7 +78,7 @@ public struct Checker: Sendable {
                 findings.append(Finding(cardID: card.id, kind: .missing, reason: "not in \(manifestURL.path)"))
                 continue
             }
-            if let change = CardChange.between(entry, and: plan, filesIn: output) {
+            if let change = CardChange.between(entry.outline, and: plan, filesIn: output) {
                 findings.append(Finding(cardID: card.id, kind: .stale, reason: change.description))
             }
         }

@@ -15,7 +15,7 @@ public enum OutputCleaner {
         try? FileManager.default.removeItem(at: directory.appendingPathComponent(CacheWorkspace.scratchFolder))
         let manifestURL = folder.manifestURL
         Gallery.remove(in: directory)
-        guard let manifest = folder.manifestInPlace.manifest else { return }
+        guard let manifest = folder.manifestInPlace.outline else { return }
         _ = OutputFolder.remove(manifest.files, in: directory)
         try FileManager.default.removeItem(at: manifestURL)
         let cards = directory.appendingPathComponent("cards")

@@ -110,23 +110,23 @@ struct OutputFolder: Sendable {
     }
 }
 
-/// A manifest file read at most once, when first asked for: the build holds the folder's lock, so
-/// it does not change until the build replaces it.
+/// A manifest file's outline (``CardManifest/Outline``) read at most once, when first asked for: the
+/// build holds the folder's lock, so it does not change until the build replaces it.
 final class ManifestInPlace: Sendable {
     let url: URL
-    private let loaded = Mutex<CardManifest??>(nil)
+    private let loaded = Mutex<CardManifest.Outline??>(nil)
 
     init(url: URL) {
         self.url = url
     }
 
-    /// The manifest, or nil when there is none or it is not one of this schema.
-    var manifest: CardManifest? {
+    /// The manifest's outline, or nil when there is none or it is not one of this schema.
+    var outline: CardManifest.Outline? {
         loaded.withLock { loaded in
-            if let manifest = loaded { return manifest }
-            let manifest = CardManifest.read(from: url)
-            loaded = .some(manifest)
-            return manifest
+            if let outline = loaded { return outline }
+            let outline = CardManifest.Outline.read(from: url)
+            loaded = .some(outline)
+            return outline
         }
     }
 }

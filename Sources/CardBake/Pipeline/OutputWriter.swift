@@ -41,7 +41,7 @@ struct OutputWriter: Sendable {
 
     private func replaceManifest(encodedBy encode: (_ sink: (Data) throws -> Void) throws -> Void,
                                  files: () throws -> Set<String>) throws -> (digest: ContentDigest, removed: [String]) {
-        let previous = folder.manifestInPlace.manifest
+        let previous = folder.manifestInPlace.outline
         let digest = try folder.replace(folder.manifestURL, journal: journal, with: encode)
         guard let previous else { return (digest, []) }
         return (digest, OutputFolder.remove(previous.files.subtracting(try files()), in: folder.directory))

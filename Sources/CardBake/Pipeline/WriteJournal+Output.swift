@@ -20,9 +20,9 @@ extension WriteJournal {
         let inPlace = folder.manifestInPlace
         return WriteJournal(folder: folder.directory, areas: ["", "cards"]) { unfinished in
             OutputBackup(directory: folder.directory).restore()
-            _ = OutputFolder.remove(unfinished.subtracting(inPlace.manifest?.files ?? []), in: folder.directory)
+            _ = OutputFolder.remove(unfinished.subtracting(inPlace.outline?.files ?? []), in: folder.directory)
         } listing: {
-            (inPlace.manifest?.files ?? []).union(writing())
+            (inPlace.outline?.files ?? []).union(writing())
         }
     }
 }
