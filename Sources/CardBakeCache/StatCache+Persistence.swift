@@ -18,9 +18,6 @@ extension StatCache {
     /// The bytes of an entry other than its path.
     private static let fixedEntrySize = 4 + 4 * 8 + 32
 
-    /// Bytes gathered before each piece goes to the sink of ``encode(_:leavingOut:savedAt:to:)``.
-    private static let pieceSize = 1 << 16
-
     /// The file holding `entries`, recorded at `savedAt` (their own moments of recording are not kept).
     package static func encode(_ entries: [String: Entry], savedAt: Int64) -> Data {
         var file = Data()
@@ -32,33 +29,20 @@ extension StatCache {
     /// to `sink` in pieces of about 64 KiB, the checksum last: never all of it in memory at once.
     package static func encode(_ entries: [String: Entry], leavingOut leftOut: Set<String> = [], savedAt: Int64,
                                to sink: (Data) throws -> Void) rethrows {
-        var checksum = ContentDigest.Hasher()
-        var bytes = header
-        bytes.reserveCapacity(pieceSize + fixedEntrySize + 4096)
-        bytes.appendBigEndian(UInt32(entries.count - leftOut.count))
-        bytes.appendBigEndian(savedAt)
+        var pieces = ChecksummedPieces(header: header)
+        pieces.bytes.appendBigEndian(UInt32(entries.count - leftOut.count))
+        pieces.bytes.appendBigEndian(savedAt)
         for (path, entry) in entries where !leftOut.contains(path) {
-            bytes.appendBigEndian(UInt32(path.utf8.count))
-            bytes.append(contentsOf: path.utf8)
-            bytes.appendBigEndian(entry.status.size)
-            bytes.appendBigEndian(entry.status.modificationTime)
-            bytes.appendBigEndian(entry.status.inode)
-            bytes.appendBigEndian(entry.status.changeTime)
-            bytes.append(contentsOf: entry.digest.bytes)
-            if bytes.count >= pieceSize {
-                try hand(&bytes, hashedInto: &checksum, to: sink)
-            }
+            pieces.bytes.appendBigEndian(UInt32(path.utf8.count))
+            pieces.bytes.append(contentsOf: path.utf8)
+            pieces.bytes.appendBigEndian(entry.status.size)
+            pieces.bytes.appendBigEndian(entry.status.modificationTime)
+            pieces.bytes.appendBigEndian(entry.status.inode)
+            pieces.bytes.appendBigEndian(entry.status.changeTime)
+            pieces.bytes.append(contentsOf: entry.digest.bytes)
+            try pieces.handOverIfFull(to: sink)
         }
-        try hand(&bytes, hashedInto: &checksum, to: sink)
-        try sink(Data(checksum.digest.bytes))
-    }
-
-    /// Hands `bytes` to `sink` after `checksum`, and empties them.
-    private static func hand(_ bytes: inout [UInt8], hashedInto checksum: inout ContentDigest.Hasher,
-                             to sink: (Data) throws -> Void) rethrows {
-        checksum.update(bytes)
-        try sink(Data(bytes))
-        bytes.removeAll(keepingCapacity: true)
+        try pieces.finish(to: sink)
     }
 
     /// The entries in a stat-cache file, each recorded when the file was saved; nil if it is not

@@ -53,21 +53,24 @@ package struct CacheEntryUses: Equatable, Sendable {
         times = times.filter { entries.contains($0.key) }
     }
 
-    /// Writes the uses atomically into the cache folder `folder`.
+    /// Writes the uses atomically into the cache folder `folder`, a piece at a time.
     package func save(in folder: URL) throws {
-        try AtomicFileWriter.write(encoded(), to: folder.appendingPathComponent(Self.fileName))
+        let file = try AtomicFileWriter.PendingFile(replacing: folder.appendingPathComponent(Self.fileName))
+        try encode(to: file.append)
+        try file.commit()
     }
 
-    package func encoded() -> Data {
-        var bytes = Self.header
-        bytes.reserveCapacity(Self.header.count + 4 + times.count * Self.entrySize + 32)
-        bytes.appendBigEndian(UInt32(times.count))
+    /// Hands the uses file to `sink` in pieces of about 64 KiB, the checksum last.
+    private func encode(to sink: (Data) throws -> Void) rethrows {
+        var pieces = ChecksummedPieces(header: Self.header)
+        pieces.bytes.appendBigEndian(UInt32(times.count))
         for (entry, seconds) in times.sorted(by: { $0.key < $1.key }) {
-            bytes.append(entry.area.rawValue)
-            bytes.append(contentsOf: entry.digest.bytes)
-            bytes.appendBigEndian(seconds)
+            pieces.bytes.append(entry.area.rawValue)
+            pieces.bytes.append(contentsOf: entry.digest.bytes)
+            pieces.bytes.appendBigEndian(seconds)
+            try pieces.handOverIfFull(to: sink)
         }
-        return Data(bytes).appendingChecksum()
+        try pieces.finish(to: sink)
     }
 
     /// The times in a uses file; nil if it is not one, of this version, intact.
