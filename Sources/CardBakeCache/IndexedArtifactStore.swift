@@ -134,13 +134,18 @@ package final class IndexedArtifactStore: ArtifactStoring {
         }
     }
 
-    /// The entries this build used so far: action results looked up (found) or stored, and blobs
-    /// read, found or stored.
-    package var usedEntries: Set<CacheEntryID> {
-        let added = added.withLock { (try? $0.entries()) ?? [] }.map(\.key)
-        let keys = withIndex { $0.usedKeys }.union(added)
-        let blobs = use.withLock { $0.blobs.all() }
-        return Set(keys.map { CacheEntryID(.actionResult, $0) }).union(blobs.map { CacheEntryID(.blob, $0) })
+    /// Calls `body` with each entry this build used so far, some more than once: action results
+    /// looked up (found) or stored, and blobs read, found or stored. The blobs come from their spool a
+    /// piece at a time, not gathered in a set (a cold build of a large catalog uses tens of thousands).
+    package func forEachUsedEntry(_ body: (CacheEntryID) -> Void) {
+        for entry in added.withLock({ (try? $0.entries()) ?? [] }) {
+            body(CacheEntryID(.actionResult, entry.key))
+        }
+        for key in withIndex({ Array($0.usedKeys) }) {
+            body(CacheEntryID(.actionResult, key))
+        }
+        // Those spooled so far, read back outside the lock: a spool is only appended to.
+        use.withLock { $0.blobs }.forEach { body(CacheEntryID(.blob, $0)) }
     }
 
     /// Look-ups answered and missed so far.
@@ -358,10 +363,18 @@ private struct UsedBlobs {
         held.insert(digest)
     }
 
-    /// Every digest inserted; those spooled that cannot be read back are missing.
-    func all() -> Set<ContentDigest> {
-        guard let spool, spooled > 0, let bytes = try? spool.read(count: spooled * 32, at: 0) else { return held }
-        return held.union(stride(from: 0, to: bytes.count, by: 32).map { ContentDigest(bytes: bytes[$0..<$0 + 32])! })
+    /// Calls `body` with every digest inserted, some more than once, reading the spool 2,048 digests
+    /// at a time; those spooled that cannot be read back are missing.
+    func forEach(_ body: (ContentDigest) -> Void) {
+        held.forEach(body)
+        guard let spool else { return }
+        for first in stride(from: 0, to: spooled, by: 2_048) {
+            let count = min(2_048, spooled - first)
+            guard let bytes = try? spool.read(count: count * 32, at: Int64(first) * 32) else { return }
+            for offset in stride(from: 0, to: bytes.count, by: 32) {
+                body(ContentDigest(bytes: bytes[offset..<offset + 32])!)
+            }
+        }
     }
 }
 

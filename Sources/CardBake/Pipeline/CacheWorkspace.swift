@@ -79,7 +79,7 @@ struct CacheWorkspace {
         try? store.save(to: folder.appendingPathComponent(Self.indexFile))
         try? textCoverage.save(to: folder.appendingPathComponent(Self.textCoverageFile))
         var uses = CacheEntryUses(loadingFrom: folder)
-        uses.use(store.usedEntries, at: now)
+        store.forEachUsedEntry { uses.use($0, at: now) }
         try? uses.save(in: folder)
         try? CacheUseRecord(finished: now, store: store.usage, statCache: statCache).save(in: folder)
         guard let maxBytes else { return nil }

@@ -37,8 +37,13 @@ package struct CacheEntryUses: Equatable, Sendable {
     /// Marks `entries` used at `seconds`.
     package mutating func use(_ entries: some Sequence<CacheEntryID>, at seconds: Int64) {
         for entry in entries {
-            times[entry] = max(times[entry] ?? seconds, seconds)
+            use(entry, at: seconds)
         }
+    }
+
+    /// Marks `entry` used at `seconds`.
+    package mutating func use(_ entry: CacheEntryID, at seconds: Int64) {
+        times[entry] = max(times[entry] ?? seconds, seconds)
     }
 
     /// Forgets `entries` (removed from the cache).
