@@ -28,37 +28,3 @@ extension Data {
         return ContentDigest(hasher.finalize())
     }
 }
-
-/// A cache file's bytes gathered into pieces of about 64 KiB for a sink, then their SHA-256: the
-/// bytes ``Foundation/Data/appendingChecksum(context:)`` gives without a context, never all in memory.
-package struct ChecksummedPieces {
-    private static let pieceSize = 1 << 16
-    /// The bytes not yet handed over: append to them, then call ``handOverIfFull(to:)``.
-    package var bytes: [UInt8]
-    private var checksum = ContentDigest.Hasher()
-
-    /// Pieces that start with `header`.
-    package init(header: [UInt8]) {
-        bytes = header
-        bytes.reserveCapacity(Self.pieceSize + 4096)
-    }
-
-    /// Hands the bytes to `sink` once they make a piece.
-    package mutating func handOverIfFull(to sink: (Data) throws -> Void) rethrows {
-        if bytes.count >= Self.pieceSize {
-            try handOver(to: sink)
-        }
-    }
-
-    /// Hands the bytes left to `sink`, then the checksum of all of them.
-    package mutating func finish(to sink: (Data) throws -> Void) rethrows {
-        try handOver(to: sink)
-        try sink(Data(checksum.digest.bytes))
-    }
-
-    private mutating func handOver(to sink: (Data) throws -> Void) rethrows {
-        checksum.update(bytes)
-        try sink(Data(bytes))
-        bytes.removeAll(keepingCapacity: true)
-    }
-}

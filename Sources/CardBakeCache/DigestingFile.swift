@@ -27,6 +27,16 @@ package final class DigestingFile {
         try file.commit()
     }
 
+    /// Writes atomically to `url` the bytes `produce` hands its sink, then their SHA-256: a cache file
+    /// with the checksum ``Foundation/Data/appendingChecksum(context:)`` gives without a context, its
+    /// bytes never all in memory.
+    package static func writeChecksummed(to url: URL, _ produce: (_ sink: (Data) throws -> Void) throws -> Void) throws {
+        let file = try DigestingFile(replacing: url)
+        try produce { try file.append($0) }
+        try file.append(file.digest.bytes)
+        try file.commit()
+    }
+
     /// Removes the file, leaving the destination as it was.
     package func discard() {
         file.discard()

@@ -141,7 +141,7 @@ package final class IndexedArtifactStore: ArtifactStoring {
         for entry in added.withLock({ (try? $0.entries()) ?? [] }) {
             body(CacheEntryID(.actionResult, entry.key))
         }
-        for key in withIndex({ Array($0.usedKeys) }) {
+        for key in withIndex({ $0.usedKeys }) {
             body(CacheEntryID(.actionResult, key))
         }
         // Those spooled so far, read back outside the lock: a spool is only appended to.
@@ -166,15 +166,14 @@ package final class IndexedArtifactStore: ArtifactStoring {
             let entries = (pending.entries.map { (key: $0.key, record: SavedRecord.loaded($0.value)) }
                 + (try added.entries()).map { (key: $0.key, record: SavedRecord.spooled(at: $0.offset)) })
                 .sorted { $0.key < $1.key }
-            let output = try DigestingFile(replacing: file)
-            try Self.writeEntries(entries.map(\.key), record: { position in
-                switch entries[position].record {
-                case .loaded(let record): record
-                case .spooled(let offset): try added.record(at: offset)
-                }
-            }, to: output.append)
-            try output.append(output.digest.bytes)
-            try output.commit()
+            try DigestingFile.writeChecksummed(to: file) { sink in
+                try Self.writeEntries(entries.map(\.key), record: { position in
+                    switch entries[position].record {
+                    case .loaded(let record): record
+                    case .spooled(let offset): try added.record(at: offset)
+                    }
+                }, to: sink)
+            }
         }
         withIndex { $0.saved(pending.generation) }
     }
@@ -363,13 +362,16 @@ private struct UsedBlobs {
         held.insert(digest)
     }
 
-    /// Calls `body` with every digest inserted, some more than once, reading the spool 2,048 digests
-    /// at a time; those spooled that cannot be read back are missing.
+    /// Digests read back from the spool at once.
+    private static let readBack = 2_048
+
+    /// Calls `body` with every digest inserted, some more than once, reading the spool ``readBack``
+    /// digests at a time; those spooled that cannot be read back are missing.
     func forEach(_ body: (ContentDigest) -> Void) {
         held.forEach(body)
         guard let spool else { return }
-        for first in stride(from: 0, to: spooled, by: 2_048) {
-            let count = min(2_048, spooled - first)
+        for first in stride(from: 0, to: spooled, by: Self.readBack) {
+            let count = min(Self.readBack, spooled - first)
             guard let bytes = try? spool.read(count: count * 32, at: Int64(first) * 32) else { return }
             for offset in stride(from: 0, to: bytes.count, by: 32) {
                 body(ContentDigest(bytes: bytes[offset..<offset + 32])!)

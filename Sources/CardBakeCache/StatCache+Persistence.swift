@@ -20,29 +20,30 @@ extension StatCache {
 
     /// The file holding `entries`, recorded at `savedAt` (their own moments of recording are not kept).
     package static func encode(_ entries: [String: Entry], savedAt: Int64) -> Data {
-        var file = Data()
-        encode(entries, savedAt: savedAt) { file.append($0) }
-        return file
+        var body = Data()
+        encode(entries, savedAt: savedAt) { body.append($0) }
+        return body.appendingChecksum()
     }
 
-    /// The file holding `entries` but those at the paths in `leftOut` (which must have entries), handed
-    /// to `sink` in pieces of about 64 KiB, the checksum last: never all of it in memory at once.
+    /// Hands `sink` the file holding `entries` but those at the paths in `leftOut` (which must have
+    /// entries), all but its checksum, an entry at a time.
     package static func encode(_ entries: [String: Entry], leavingOut leftOut: Set<String> = [], savedAt: Int64,
                                to sink: (Data) throws -> Void) rethrows {
-        var pieces = ChecksummedPieces(header: header)
-        pieces.bytes.appendBigEndian(UInt32(entries.count - leftOut.count))
-        pieces.bytes.appendBigEndian(savedAt)
+        var bytes = header
+        bytes.appendBigEndian(UInt32(entries.count - leftOut.count))
+        bytes.appendBigEndian(savedAt)
+        try sink(Data(bytes))
         for (path, entry) in entries where !leftOut.contains(path) {
-            pieces.bytes.appendBigEndian(UInt32(path.utf8.count))
-            pieces.bytes.append(contentsOf: path.utf8)
-            pieces.bytes.appendBigEndian(entry.status.size)
-            pieces.bytes.appendBigEndian(entry.status.modificationTime)
-            pieces.bytes.appendBigEndian(entry.status.inode)
-            pieces.bytes.appendBigEndian(entry.status.changeTime)
-            pieces.bytes.append(contentsOf: entry.digest.bytes)
-            try pieces.handOverIfFull(to: sink)
+            bytes.removeAll(keepingCapacity: true)
+            bytes.appendBigEndian(UInt32(path.utf8.count))
+            bytes.append(contentsOf: path.utf8)
+            bytes.appendBigEndian(entry.status.size)
+            bytes.appendBigEndian(entry.status.modificationTime)
+            bytes.appendBigEndian(entry.status.inode)
+            bytes.appendBigEndian(entry.status.changeTime)
+            bytes.append(contentsOf: entry.digest.bytes)
+            try sink(Data(bytes))
         }
-        try pieces.finish(to: sink)
     }
 
     /// The entries in a stat-cache file, each recorded when the file was saved; nil if it is not

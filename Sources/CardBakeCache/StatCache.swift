@@ -221,9 +221,9 @@ package final class StatCache: Sendable {
     package func save(to file: URL) throws {
         guard let pending = state.withLock({ $0.entries.pendingSave() }) else { return }
         let changed = changedWhileRacy(pending.entries)
-        let output = try AtomicFileWriter.PendingFile(replacing: file)
-        try Self.encode(pending.entries, leavingOut: changed, savedAt: clock(), to: output.append)
-        try output.commit()
+        try DigestingFile.writeChecksummed(to: file) { sink in
+            try Self.encode(pending.entries, leavingOut: changed, savedAt: clock(), to: sink)
+        }
         state.withLock { $0.entries.saved(pending.generation) }
     }
 

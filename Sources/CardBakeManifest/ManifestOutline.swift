@@ -5,7 +5,8 @@ extension CardManifest {
     /// texts and placeholder (most of the manifest's bytes). Read an entry at a time, so that a
     /// large manifest is never decoded whole.
     package struct Outline: Sendable, Equatable {
-        package let cards: [Card]
+        /// By ID; the first entry of an ID the manifest repeats.
+        package let cards: [String: Card]
 
         package struct Card: Sendable, Equatable {
             package let id: String
@@ -15,11 +16,11 @@ extension CardManifest {
         }
 
         package init(cards: [Card]) {
-            self.cards = cards
+            self.cards = Dictionary(cards.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         }
 
         /// Every file the manifest names, relative to its folder.
-        package var files: Set<String> { CardManifest.files(in: cards.lazy.map(\.images)) }
+        package var files: Set<String> { CardManifest.files(in: cards.values.lazy.map(\.images)) }
 
         /// The outline of the manifest at `url`; nil when there is none or it is not a manifest of this
         /// schema. Every entry is decoded whole, on its own, so a manifest ``CardManifest/read(from:)``
@@ -35,16 +36,19 @@ extension CardManifest {
         /// this schema.
         init(manifestIn read: @escaping () throws -> Data) throws {
             let decoder = JSONDecoder()
-            var cards: [Card]?
+            var cards: [String: Card]?
             var schema: Int?
             var hasGenerator = false
             var spans = JSONSpans(reading: read)
             try spans.members { key, spans in
                 switch key {
                 case "cards":
-                    var entries: [Card] = []
+                    var entries: [String: Card] = [:]
                     try spans.elements { element in
-                        entries.append(try decoder.decode(Entry.self, from: element).outline)
+                        let card = try decoder.decode(Entry.self, from: element).outline
+                        if entries[card.id] == nil {
+                            entries[card.id] = card
+                        }
                     }
                     cards = entries
                 case "schema":

@@ -61,7 +61,7 @@ struct PreviousEntries: Sendable {
     private let entries: [String: CardManifest.Outline.Card]
 
     init(_ manifest: ManifestInPlace) {
-        entries = Dictionary((manifest.outline?.cards ?? []).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        entries = manifest.outline?.cards ?? [:]
     }
 
     /// Why the card of `plan` is rendered: it is new, or what differs from its entry.

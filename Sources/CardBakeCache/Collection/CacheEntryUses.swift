@@ -34,13 +34,6 @@ package struct CacheEntryUses: Equatable, Sendable {
         self.init(times: file.flatMap(Self.decode) ?? [:])
     }
 
-    /// Marks `entries` used at `seconds`.
-    package mutating func use(_ entries: some Sequence<CacheEntryID>, at seconds: Int64) {
-        for entry in entries {
-            use(entry, at: seconds)
-        }
-    }
-
     /// Marks `entry` used at `seconds`.
     package mutating func use(_ entry: CacheEntryID, at seconds: Int64) {
         times[entry] = max(times[entry] ?? seconds, seconds)
@@ -58,24 +51,18 @@ package struct CacheEntryUses: Equatable, Sendable {
         times = times.filter { entries.contains($0.key) }
     }
 
-    /// Writes the uses atomically into the cache folder `folder`, a piece at a time.
+    /// Writes the uses atomically into the cache folder `folder`, an entry at a time.
     package func save(in folder: URL) throws {
-        let file = try AtomicFileWriter.PendingFile(replacing: folder.appendingPathComponent(Self.fileName))
-        try encode(to: file.append)
-        try file.commit()
-    }
-
-    /// Hands the uses file to `sink` in pieces of about 64 KiB, the checksum last.
-    private func encode(to sink: (Data) throws -> Void) rethrows {
-        var pieces = ChecksummedPieces(header: Self.header)
-        pieces.bytes.appendBigEndian(UInt32(times.count))
-        for (entry, seconds) in times.sorted(by: { $0.key < $1.key }) {
-            pieces.bytes.append(entry.area.rawValue)
-            pieces.bytes.append(contentsOf: entry.digest.bytes)
-            pieces.bytes.appendBigEndian(seconds)
-            try pieces.handOverIfFull(to: sink)
+        try DigestingFile.writeChecksummed(to: folder.appendingPathComponent(Self.fileName)) { sink in
+            var bytes = Self.header
+            bytes.appendBigEndian(UInt32(times.count))
+            try sink(Data(bytes))
+            for (entry, seconds) in times.sorted(by: { $0.key < $1.key }) {
+                bytes = [entry.area.rawValue] + entry.digest.bytes
+                bytes.appendBigEndian(seconds)
+                try sink(Data(bytes))
+            }
         }
-        try pieces.finish(to: sink)
     }
 
     /// The times in a uses file; nil if it is not one, of this version, intact.

@@ -81,13 +81,12 @@ struct ManifestOutlineTests {
 
     @Test("read(from:) gives the outline of the file, and nil for a missing one")
     func readsAFile() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("outline-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent(CardManifest.fileName)
-        let manifest = Self.manifest(cards: 2)
-        try manifest.encoded().write(to: file)
-        #expect(CardManifest.Outline.read(from: file)?.cards == manifest.cards.map(\.outline))
-        #expect(CardManifest.Outline.read(from: folder.appendingPathComponent("missing.json")) == nil)
+        try withTemporaryDirectory { folder in
+            let file = folder.appendingPathComponent(CardManifest.fileName)
+            let manifest = Self.manifest(cards: 2)
+            try manifest.encoded().write(to: file)
+            #expect(CardManifest.Outline.read(from: file) == CardManifest.Outline(cards: manifest.cards.map(\.outline)))
+            #expect(CardManifest.Outline.read(from: folder.appendingPathComponent("missing.json")) == nil)
+        }
     }
 }

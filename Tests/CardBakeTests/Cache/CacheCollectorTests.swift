@@ -26,7 +26,8 @@ struct CacheCollectorTests {
             let digest = ContentDigest.sha256(Data(key.utf8))
             try store.storeActionResult(RenderedImageRecord(blob: blob, bytes: 1000, width: 1, height: 1).cacheBytes,
                                         for: digest)
-            uses.use([CacheEntryID(.actionResult, digest), CacheEntryID(.blob, blob)], at: time)
+            uses.use(CacheEntryID(.actionResult, digest), at: time)
+            uses.use(CacheEntryID(.blob, blob), at: time)
             return (digest, blob)
         }
 
@@ -124,7 +125,7 @@ struct CacheCollectorTests {
     func orphanBlobsAndUses() throws {
         try withFixture { fixture in
             let orphan = try fixture.store.storeBlob(Data("orphan".utf8))
-            fixture.uses.use([CacheEntryID(.blob, orphan)], at: 50)
+            fixture.uses.use(CacheEntryID(.blob, orphan), at: 50)
             let kept = try fixture.add("kept", blob: "kept", usedAt: 300)
             let outcome = try fixture.collect(CacheLimit(maxBytes: try fixture.bytes(kept)))
             #expect(outcome.removedBlobs == 1 && fixture.store.blob(orphan) == nil && fixture.holds(kept) == (true, true))

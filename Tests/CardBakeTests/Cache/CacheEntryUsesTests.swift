@@ -8,11 +8,11 @@ struct CacheEntryUsesTests {
     @Test("Uses saved in pieces load back whole; a damaged file loads as none")
     func savedInPieces() throws {
         try withTemporaryDirectory { folder in
-            // Given: uses enough for several 64 KiB pieces of the file.
+            // Given: uses enough for a file of several 64 KiB writes.
             var uses = CacheEntryUses()
             for index in 0..<5_000 {
                 let digest = ContentDigest.sha256(Data("entry \(index)".utf8))
-                uses.use([CacheEntryID(index.isMultiple(of: 3) ? .actionResult : .blob, digest)], at: Int64(1_000 + index))
+                uses.use(CacheEntryID(index.isMultiple(of: 3) ? .actionResult : .blob, digest), at: Int64(1_000 + index))
             }
             // When
             try uses.save(in: folder)

@@ -117,7 +117,7 @@ struct StatCachePersistenceTests {
 
     @Test("The file is written in pieces, leaving out the entries asked, and decodes to the rest")
     func streamedEncoding() throws {
-        // Given: entries enough for several 64 KiB pieces.
+        // Given: entries enough for a file of several 64 KiB writes.
         let entries = Dictionary(uniqueKeysWithValues: (0..<3_000).map { index in
             ("/cards/\(index)/" + String(repeating: "p", count: 40),
              StatCache.Entry(status: FileStatus(size: Int64(index), modificationTime: 1_000 + Int64(index), inode: UInt64(index),
@@ -131,7 +131,7 @@ struct StatCachePersistenceTests {
         // Then: several pieces, none much over 64 KiB, that decode to every entry but those left out.
         #expect(pieces.count > 3)
         #expect(pieces.allSatisfy { $0.count < (1 << 16) + 4096 })
-        let file = pieces.reduce(Data(), +)
+        let file = pieces.reduce(Data(), +).appendingChecksum()
         #expect(StatCache.decodeEntries(file) == entries.filter { !leftOut.contains($0.key) })
         #expect(StatCache.decodeEntries(StatCache.encode(entries, savedAt: 7)) == entries)
     }
