@@ -55,8 +55,12 @@ public struct BuildReport: Codable, Sendable, Equatable {
         public var warnings: [Warning]?
 
         static func cached(_ card: Card, warnings: [Warning] = []) -> CardResult {
-            CardResult(id: card.id, index: card.index, status: .cached, seconds: 0,
-                       stages: StageReport.allCached(card.style.scales).shared(), warnings: warnings.isEmpty ? nil : warnings)
+            cached(id: card.id, index: card.index, scales: card.style.scales, warnings: warnings)
+        }
+
+        static func cached(id: String, index: Int, scales: [Int], warnings: [Warning] = []) -> CardResult {
+            CardResult(id: id, index: index, status: .cached, seconds: 0,
+                       stages: StageReport.allCached(scales).shared(), warnings: warnings.isEmpty ? nil : warnings)
         }
 
         static func rendered(_ card: Card, seconds: Double, stages: StageReport, reason: String,

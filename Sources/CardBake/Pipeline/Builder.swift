@@ -21,7 +21,8 @@ import Vips
 ///
 /// A catalog built before with the same inputs, into an output folder still as that build left it,
 /// is recognised as a whole (``WholeBuild``) before the stages, when that was the last build to run
-/// its stages with the cache: nothing is planned or written.
+/// its stages with the cache: nothing is planned or written, and the catalog is not even parsed when
+/// that build kept its outline and the file's bytes are unchanged (``CatalogOutline``).
 ///
 /// A card that fails is reported and left out; the others are built. Cancelling stops the workers
 /// and leaves the output folder untouched (finished cards stay in the cache for the next build).
@@ -59,12 +60,7 @@ public struct Builder: Sendable {
                     events: @escaping @Sendable (BuildEvent) -> Void = { _ in }) async throws -> BuildReport {
         let start = ContinuousClock.now
         async let readAhead = ReadAhead(for: request)
-        let wholeCatalog = try request.loadCatalog()
-        let catalog = request.shard.map(wholeCatalog.restricted(to:)) ?? wholeCatalog
-        try catalog.checkFormatsAvailable()
-        if let xcassets = request.xcassets {
-            try AssetCatalog.checkDestination(xcassets, output: request.output, catalog: catalog)
-        }
+        var reading = try CatalogReading(request: request, parse: loadCatalog, outline: \.source)
         let lock = try WorkspaceLock(building: request, cancellation: cancellation, events: events)
         defer { lock.release() }
         let read = await readAhead
@@ -75,31 +71,48 @@ public struct Builder: Sendable {
         defer { pool.shutDown() }
         let records = RecordCache(store: workspace.store)
         let output = OutputFolder(directory: request.output, statCache: workspace.statCache)
+        let source = try reading.source(for: request, statCache: workspace.statCache)
         // Made first: it cleans up after a build that was killed while writing the folder.
-        let writer = OutputWriter(folder: output, records: records, journal: .output(output, cards: catalog.cards))
+        let cleaningWriter = OutputWriter(folder: output, records: records, journal: .output(output, outline: source.outline))
         let assetCatalog = try request.xcassets.map {
-            try AssetCatalogWriter(directory: $0, statCache: workspace.statCache, cards: catalog.cards)
+            // A build with an asset catalog keeps no outline: its catalog is parsed.
+            try AssetCatalogWriter(directory: $0, statCache: workspace.statCache, cards: try reading.catalog().catalog.cards)
         }
         let fonts = FontResolver()
 
         let installedFonts = read.installedFonts
-        let wholeBuild = WholeBuild(catalog: catalog, request: request, statCache: workspace.statCache, fonts: fonts,
-                                    installedFonts: installedFonts)
+        var wholeBuild = WholeBuild(source.outline, catalogDigest: source.digest, request: request,
+                                    statCache: workspace.statCache, fonts: fonts, installedFonts: installedFonts)
         // Only when the last build that ran its stages was this one (its record is in the index), so
         // that the index, which garbage collection protects, stays that of the catalog built.
         if let wholeBuild, let recorded = workspace.store.savedActionResult(for: wholeBuild.key).flatMap(ContentDigest.init(cacheBytes:)),
-           await wholeBuild.isUpToDate(catalog, in: output, recorded: recorded, pool: pool) {
-            events(.planned(total: catalog.cards.count, toRender: 0, failed: 0))
+           await wholeBuild.isUpToDate(source.outline, in: output, recorded: recorded, pool: pool) {
+            events(.planned(total: source.outline.cards.count, toRender: 0, failed: 0))
             try await assetCatalog?.write(CardManifest.read(from: output.manifestURL)?.cards ?? [], from: output)
             if let manifestDigest = try? output.statCache.digest(ofFileAt: output.manifestURL) {
-                try ShardRecord.update(in: request.output, shard: request.shard, catalog: wholeCatalog,
+                try ShardRecord.update(in: request.output, shard: request.shard, catalog: source.digest,
+                                       cards: { reading.parsed?.whole.cards.map(\.id) ?? [] },
                                        settings: request.settingsDigest, manifest: manifestDigest)
             }
+            if reading.parsed != nil {
+                keepOutline(source, statCache: workspace.statCache)
+            }
             workspace.finishWholeBuild()
-            return BuildReport(cards: catalog.cards.map { .cached($0) },
+            return BuildReport(cards: source.outline.cachedResults,
                                seconds: (ContinuousClock.now - start).seconds, removed: [],
                                parallelism: parallelism, remoteCache: await workspace.finishRemote(),
-                               inputs: Self.inputs(of: catalog, request: request, fonts: fonts))
+                               inputs: Self.inputs(imagePaths: source.outline.imagePaths, request: request, fonts: fonts))
+        }
+        // A catalog known by its kept outline is parsed now: the same bytes, unless the file changed
+        // since the stat cache looked. Then the build is of the bytes parsed, and records no whole build.
+        let built = try reading.catalog()
+        let (wholeCatalog, catalog) = (built.whole, built.catalog)
+        let writer: OutputWriter
+        if built.whole.digest == source.digest {
+            writer = cleaningWriter
+        } else {
+            writer = OutputWriter(folder: output, records: records, journal: .output(output, outline: CatalogOutline(catalog)))
+            wholeBuild = nil
         }
 
         let coverageMemo = TextCoverageMemo(store: workspace.textCoverage, installedFonts: installedFonts)
@@ -133,8 +146,9 @@ public struct Builder: Sendable {
         for (position, failure) in written.failures {
             results[position] = .failed(failure)
         }
-        try ShardRecord.update(in: request.output, shard: request.shard, catalog: wholeCatalog,
-                               settings: request.settingsDigest, manifest: manifestDigest)
+        try ShardRecord.update(in: request.output, shard: request.shard, catalog: wholeCatalog.digest,
+                               cards: { wholeCatalog.cards.map(\.id) }, settings: request.settingsDigest,
+                               manifest: manifestDigest)
         try await assetCatalog?.write(written.positions.map(spool.entry(at:)), from: output)
         // A card with warnings is not up to date as part of a whole: the next build plans it, and warns again.
         if let wholeBuild, !results.contains(where: { $0.status == .failed || $0.warnings != nil }) {
@@ -146,20 +160,52 @@ public struct Builder: Sendable {
             if await records.record(ContentDigest.self, for: wholeBuild.key) != outputs {
                 try? await records.save(outputs, for: wholeBuild.key)
             }
+            keepOutline(built.source, statCache: workspace.statCache)
         }
         let remoteTraffic = await workspace.finishRemote()
         let collected = workspace.finishBuild()
         return BuildReport(cards: results, seconds: (ContinuousClock.now - start).seconds, removed: removed,
                            parallelism: parallelism, collected: collected, remoteCache: remoteTraffic,
-                           inputs: Self.inputs(of: catalog, request: request, fonts: fonts))
+                           inputs: Self.inputs(imagePaths: catalog.cards.map(\.imageFileSystemPath), request: request, fonts: fonts))
     }
 
-    /// The files a build of `catalog` read, once its fonts are resolved.
-    private static func inputs(of catalog: Catalog, request: BuildRequest, fonts: FontResolver) -> Set<URL> {
+    /// The files a build read: the catalog, the images at `imagePaths`, and the fonts once resolved.
+    private static func inputs(imagePaths: some Sequence<String>, request: BuildRequest, fonts: FontResolver) -> Set<URL> {
         // Paths first: most catalogs repeat images, and a URL is slower to make than a path to compare.
-        Set([request.catalog.standardizedFileURL] + Set(catalog.cards.map(\.imagePath)).map {
+        Set([request.catalog.standardizedFileURL] + Set(imagePaths).map {
             URL(fileURLWithPath: $0, isDirectory: false)
         }).union(fonts.files)
+    }
+
+    /// The catalog as the request builds it, refused before the cache is held if it cannot be built:
+    /// it does not validate, asks for a format libvips cannot write, or the asset catalog is misplaced.
+    private func loadCatalog() throws -> LoadedCatalog {
+        let whole = try request.loadCatalog()
+        let catalog = request.shard.map(whole.restricted(to:)) ?? whole
+        try catalog.checkFormatsAvailable()
+        if let xcassets = request.xcassets {
+            try AssetCatalog.checkDestination(xcassets, output: request.output, catalog: catalog)
+        }
+        return LoadedCatalog(whole: whole, catalog: catalog)
+    }
+
+    /// A catalog parsed for a build: the whole file's, and the cards the request builds (a shard's).
+    private struct LoadedCatalog {
+        let whole: Catalog
+        let catalog: Catalog
+
+        var source: CatalogOutline.Source { CatalogOutline.Source(outline: CatalogOutline(catalog), digest: whole.digest) }
+    }
+
+    /// Keeps the outline of the catalog just found built as a whole, for the next build to take instead
+    /// of parsing it (``CatalogOutline/Saved``), if the catalog file still has the bytes built. Looking
+    /// the file up puts it in the stat cache, where the next build finds its digest.
+    private func keepOutline(_ source: CatalogOutline.Source, statCache: StatCache) {
+        guard CatalogOutline.isKept(for: request), let cache = request.cache, let digest = source.digest,
+              (try? statCache.digest(ofFileAt: request.catalog)) == digest else { return }
+        CatalogOutline.Saved.keep(source.outline, key: CatalogOutline.key(catalog: request.catalog, digest: digest,
+                                                                          settings: request.settingsDigest),
+                                  catalog: request.catalog, in: cache)
     }
 
     /// The CPUs found and the cards rendered at once, for the report.

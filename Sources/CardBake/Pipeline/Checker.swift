@@ -45,9 +45,8 @@ public struct Checker: Sendable {
     /// compared with its manifest entry.
     public func run(waiting: (URL, LockHolder) -> Void = { _, _ in }) async throws -> [Finding] {
         async let readAhead = ReadAhead(for: request)
-        let catalog = try request.loadCatalog()
-        if let xcassets = request.xcassets {
-            try AssetCatalog.checkDestination(xcassets, output: request.output, catalog: catalog)
+        var reading = try CatalogReading(request: request, parse: loadCatalog) {
+            CatalogOutline.Source(outline: CatalogOutline($0), digest: $0.digest)
         }
         let lock = try WorkspaceLock(checking: request, waiting: waiting)
         defer { lock.release() }
@@ -55,10 +54,12 @@ public struct Checker: Sendable {
         let statCache = StatCache(loading: read.savedStatCache)
         let fonts = FontResolver()
         let output = OutputFolder(directory: request.output, statCache: statCache)
-        if try await isBuiltAsAWhole(catalog, in: output, fonts: fonts, installedFonts: read.installedFonts) {
+        let source = try reading.source(for: request, statCache: statCache)
+        if try await isBuiltAsAWhole(source, in: output, fonts: fonts, installedFonts: read.installedFonts) {
             // The whole-build record does not cover the asset catalog, which lives elsewhere.
             return assetCatalogFindings(for: CardManifest.read(from: output.manifestURL)?.cards ?? [], statCache: statCache)
         }
+        let catalog = try reading.catalog()
         try Vips.start()
         let planner = Planner(statCache: statCache, fonts: fonts, strict: request.strict)
         let manifestURL = output.manifestURL
@@ -103,19 +104,28 @@ public struct Checker: Sendable {
         }
     }
 
+    /// The catalog, refused before the cache is held if it does not validate or the asset catalog is misplaced.
+    private func loadCatalog() throws -> Catalog {
+        let catalog = try request.loadCatalog()
+        if let xcassets = request.xcassets {
+            try AssetCatalog.checkDestination(xcassets, output: request.output, catalog: catalog)
+        }
+        return catalog
+    }
+
     /// Whether the cache records a build of these inputs that left the output folder as it is.
     /// Throws ``CacheError`` when the cache folder is of another version; a missing one records nothing.
-    private func isBuiltAsAWhole(_ catalog: Catalog, in output: OutputFolder, fonts: FontResolver,
+    private func isBuiltAsAWhole(_ source: CatalogOutline.Source, in output: OutputFolder, fonts: FontResolver,
                                  installedFonts: ContentDigest) async throws -> Bool {
         guard let cache = request.cache, FileManager.default.fileExists(atPath: cache.path) else { return false }
         let records = RecordCache(store: try DiskArtifactStore(readingFrom: cache))
-        guard let build = WholeBuild(catalog: catalog, request: request, statCache: output.statCache, fonts: fonts,
-                                     installedFonts: installedFonts),
+        guard let build = WholeBuild(source.outline, catalogDigest: source.digest, request: request,
+                                     statCache: output.statCache, fonts: fonts, installedFonts: installedFonts),
               let recorded = await records.record(ContentDigest.self, for: build.key) else {
             return false
         }
         let pool = WorkerPool(threads: request.jobs)
         defer { pool.shutDown() }
-        return await build.isUpToDate(catalog, in: output, recorded: recorded, pool: pool)
+        return await build.isUpToDate(source.outline, in: output, recorded: recorded, pool: pool)
     }
 }

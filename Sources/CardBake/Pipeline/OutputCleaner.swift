@@ -10,7 +10,7 @@ public enum OutputCleaner {
     /// part-way left (see ``WriteJournal``), its scratch folder included.
     public static func removeOutput(at directory: URL) throws {
         let folder = OutputFolder(directory: directory, statCache: StatCache(loadingFrom: nil))
-        _ = WriteJournal.output(folder, cards: [])
+        _ = WriteJournal.output(folder, writing: { [] })
         ShardRecord.remove(from: directory)
         try? FileManager.default.removeItem(at: directory.appendingPathComponent(CacheWorkspace.scratchFolder))
         let manifestURL = folder.manifestURL

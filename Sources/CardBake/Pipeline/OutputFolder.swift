@@ -25,7 +25,12 @@ struct OutputFolder: Sendable {
 
     /// Relative path of a card's bitmap at one scale.
     static func file(for card: Card, scale: Int) -> String {
-        "cards/\(card.id)@\(scale)x.\(card.style.output.kind.fileExtension)"
+        file(id: card.id, scale: scale, fileExtension: card.style.output.kind.fileExtension)
+    }
+
+    /// Relative path of the bitmap at `scale` of the card `id`, in the format with `fileExtension`.
+    static func file(id: String, scale: Int, fileExtension: String) -> String {
+        "cards/\(id)@\(scale)x.\(fileExtension)"
     }
 
     /// Relative paths of a card's bitmaps, in the order of its style's scales.

@@ -25,18 +25,18 @@ public struct ShardRecord: Codable, Sendable, Equatable {
 
     var shard: Shard? { Shard(index: index, count: count) }
 
-    /// Brings the output folder's record in line with a finished build: the record of `shard`
-    /// (with the whole `catalog` and the manifest's digest) when the build was one, none otherwise.
-    /// Writes only when the bytes change.
-    static func update(in folder: URL, shard: Shard?, catalog: Catalog, settings: ContentDigest,
-                       manifest: ContentDigest) throws {
-        guard let shard, let catalogDigest = catalog.digest else {
+    /// Brings the output folder's record in line with a finished build: the record of `shard` (with
+    /// the digest of the whole catalog's file, its card IDs as `cards()` gives them, and the manifest's
+    /// digest) when the build was one, none otherwise. Writes only when the bytes change.
+    static func update(in folder: URL, shard: Shard?, catalog: ContentDigest?, cards: () -> [String],
+                       settings: ContentDigest, manifest: ContentDigest) throws {
+        guard let shard, let catalog else {
             remove(from: folder)
             return
         }
         let url = folder.appendingPathComponent(fileName)
-        let record = ShardRecord(index: shard.index, count: shard.count, catalog: catalogDigest,
-                                 cards: catalog.cards.map(\.id), settings: settings, manifest: manifest)
+        let record = ShardRecord(index: shard.index, count: shard.count, catalog: catalog,
+                                 cards: cards(), settings: settings, manifest: manifest)
         let data = try record.encoded()
         guard (try? Data(contentsOf: url)) != data else { return }
         try AtomicFileWriter.write(data, to: url)

@@ -22,14 +22,15 @@ struct WholeBuild {
     /// The files made from the manifest (the gallery) that the build writes, relative to the output folder.
     let derivedFiles: [String]
 
-    /// The key of building `catalog` as `request` asks, with the fonts installed now
-    /// (``FontResolver/installedFonts()``); nil when the catalog was not read from a file, or when an
-    /// image or font cannot be read (planning the cards reports which).
-    init?(catalog: Catalog, request: BuildRequest, statCache: StatCache, fonts: FontResolver,
-          installedFonts: ContentDigest = FontResolver.installedFonts()) {
-        guard let catalogDigest = catalog.digest else { return nil }
+    /// The key of building the catalog `outline` was made of, whose file's bytes have `catalogDigest`,
+    /// as `request` asks, with the fonts installed now (``FontResolver/installedFonts()``); nil when the
+    /// catalog was not read from a file, or when an image or font cannot be read (planning the cards
+    /// reports which).
+    init?(_ outline: CatalogOutline, catalogDigest: ContentDigest?, request: BuildRequest, statCache: StatCache,
+          fonts: FontResolver, installedFonts: ContentDigest = FontResolver.installedFonts()) {
+        guard let catalogDigest else { return nil }
         var key = Fingerprint(domain: "whole-build")
-        key.add("catalog", catalog.file.fileSystemPath)
+        key.add("catalog", request.catalog.fileSystemPath)
         key.add("catalogBytes", catalogDigest)
         key.add("settings", request.settingsDigest)
         key.add("shard", request.shard?.description)
@@ -37,14 +38,13 @@ struct WholeBuild {
         derivedFiles = request.writesGallery ? Gallery.fileNames : []
         // A card's text may fall back to any installed font (emoji, CJK): which ones only planning finds out.
         key.add("installedFonts", installedFonts)
-        let fontRequests = Set(catalog.cards.flatMap { [$0.style.title.fontRequest, $0.style.description.fontRequest] })
-        for request in fontRequests.sorted() {
+        for request in outline.fontRequests {
             guard let font = try? fonts.font(for: request) else { return nil }
             key.add("font", request.description)
             key.add("font.file", font.file.fileSystemPath)
             key.add("font.resolved", font)
         }
-        for image in Set(catalog.cards.map(\.imageFileSystemPath)).sorted() {
+        for image in outline.imagePaths {
             guard let digest = try? statCache.digest(ofFileAtPath: image) else { return nil }
             key.add("image", image)
             key.add("image.digest", digest)
@@ -85,14 +85,15 @@ struct WholeBuild {
     /// Whether the output folder is as the build recorded under this key left it (`recorded`, the
     /// record under ``key``), with every file's digest looked up through the folder's stat cache on
     /// `pool`. Any file missing or unreadable means it is not.
-    func isUpToDate(_ catalog: Catalog, in output: OutputFolder, recorded: ContentDigest, pool: WorkerPool) async -> Bool {
+    func isUpToDate(_ outline: CatalogOutline, in output: OutputFolder, recorded: ContentDigest,
+                    pool: WorkerPool) async -> Bool {
         guard let manifestDigest = try? output.statCache.digest(ofFileAt: output.manifestURL) else { return false }
         // A few hundred cards per item: one stat-cache lock per item rather than per file.
-        let batches = stride(from: 0, to: catalog.cards.count, by: 256).map { start in
-            catalog.cards[start..<min(start + 256, catalog.cards.count)]
+        let batches = stride(from: 0, to: outline.cards.count, by: 256).map { start in
+            outline.cards[start..<min(start + 256, outline.cards.count)]
         }
         let found = await pool.map(batches) { cards in
-            let files = cards.flatMap(OutputFolder.files(for:))
+            let files = cards.flatMap(\.files)
             return zip(files, output.statCache.digests(ofFilesAtPaths: files.map(output.path(of:))))
                 .map { (file: $0, digest: $1) }
         }
@@ -105,7 +106,7 @@ struct WholeBuild {
         for case let (file, digest?) in zip(derivedFiles, output.statCache.digests(ofFilesAtPaths: derivedFiles.map(output.path(of:)))) {
             files.add(file, digest: digest)
         }
-        return files.count == catalog.cards.reduce(derivedFiles.count) { $0 + $1.style.scales.count }
+        return files.count == outline.cards.reduce(derivedFiles.count) { $0 + $1.scales.count }
             && Self.outputDigest(manifest: manifestDigest, files: files) == recorded
     }
 }

@@ -1,21 +1,20 @@
-import CardBakeCatalog
 import CardBakeFiles
 import CardBakeManifest
 import Foundation
 
 extension WriteJournal {
-    /// The journal of an output folder for a build of `cards`. Its note lists their files and those
-    /// the manifest in place names, which the build may remove. After a killed build, the files the
-    /// manifest in place names get back the bytes it lists (``OutputBackup``), and the files its note
-    /// listed that the manifest does not name are removed: the killed build wrote them for a manifest it
-    /// never wrote, or was removing them for the one it did. Temporary files are looked for only where
-    /// cardbake writes, the folder itself and `cards/`.
-    static func output(_ folder: OutputFolder, cards: [Card]) -> WriteJournal {
-        output(folder, writing: { Set(cards.flatMap(OutputFolder.files(for:))) })
+    /// The journal of an output folder for a build of the cards of `outline`. Its note lists their
+    /// files and those the manifest in place names, which the build may remove. After a killed build,
+    /// the files the manifest in place names get back the bytes it lists (``OutputBackup``), and the
+    /// files its note listed that the manifest does not name are removed: the killed build wrote them
+    /// for a manifest it never wrote, or was removing them for the one it did. Temporary files are
+    /// looked for only where cardbake writes, the folder itself and `cards/`.
+    static func output(_ folder: OutputFolder, outline: CatalogOutline) -> WriteJournal {
+        output(folder, writing: { Set(outline.cards.flatMap(\.files)) })
     }
 
     /// The journal of an output folder for a command that may write `writing()` (relative paths),
-    /// as ``output(_:cards:)`` describes.
+    /// as ``output(_:outline:)`` describes.
     static func output(_ folder: OutputFolder, writing: @escaping @Sendable () -> Set<String>) -> WriteJournal {
         let inPlace = folder.manifestInPlace
         return WriteJournal(folder: folder.directory, areas: ["", "cards"]) { unfinished in

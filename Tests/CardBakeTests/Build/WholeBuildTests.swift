@@ -23,8 +23,10 @@ struct WholeBuildTests {
         let request = BuildRequest(catalog: fixture.catalog, output: fixture.output, cache: fixture.cache, format: format,
                                    shard: shard)
         let catalog = try request.loadCatalog()
+        let outline = CatalogOutline(shard.map(catalog.restricted(to:)) ?? catalog)
         let statCache = StatCache(loadingFrom: nil)
-        guard let build = WholeBuild(catalog: catalog, request: request, statCache: statCache, fonts: FontResolver()) else {
+        guard let build = WholeBuild(outline, catalogDigest: catalog.digest, request: request, statCache: statCache,
+                                     fonts: FontResolver()) else {
             return Shortcut(key: nil, isUpToDate: false)
         }
         let records = RecordCache(store: try DiskArtifactStore(root: fixture.cache))
@@ -33,7 +35,7 @@ struct WholeBuildTests {
         guard let recorded = await records.record(ContentDigest.self, for: build.key) else {
             return Shortcut(key: build.key, isUpToDate: false)
         }
-        let upToDate = await build.isUpToDate(catalog, in: OutputFolder(directory: fixture.output, statCache: statCache),
+        let upToDate = await build.isUpToDate(outline, in: OutputFolder(directory: fixture.output, statCache: statCache),
                                               recorded: recorded, pool: pool)
         return Shortcut(key: build.key, isUpToDate: upToDate)
     }

@@ -91,7 +91,7 @@ struct WriteJournalTests {
             try #require(CardManifest.read(from: folder.appendingPathComponent(CardManifest.fileName)) != nil)
 
             // When
-            _ = WriteJournal.output(OutputFolder(directory: folder, statCache: StatCache(loadingFrom: nil)), cards: [])
+            _ = WriteJournal.output(OutputFolder(directory: folder, statCache: StatCache(loadingFrom: nil)), writing: { [] })
 
             // Then
             let cards = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("cards").path)

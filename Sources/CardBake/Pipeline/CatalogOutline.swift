@@ -1,0 +1,271 @@
+import CardBakeCache
+import CardBakeCatalog
+import CardBakeFiles
+import CardBakeManifest
+import Foundation
+
+/// What deciding that a catalog is built as a whole (``WholeBuild``) needs of it: each card's ID and
+/// scales and its bitmaps' file extension, and the images and fonts the cards use.
+///
+/// A build that records a whole build also keeps its catalog's outline in the cache folder
+/// (``Saved``), under the catalog's path and bytes and the request's settings, so that the next
+/// build or `check` of the same bytes, found up to date, never parses the catalog: as ccache's direct
+/// mode answers from a file's digest without preprocessing it.
+struct CatalogOutline: Sendable, Equatable {
+    struct Card: Sendable, Equatable {
+        let id: String
+        /// Its position in the whole catalog's `cards` (a shard has some of them).
+        let index: Int
+        let scales: [Int]
+        let fileExtension: String
+
+        /// Its bitmaps' files in the output folder, in the order of its scales.
+        var files: [String] { scales.map { OutputFolder.file(id: id, scale: $0, fileExtension: fileExtension) } }
+    }
+
+    /// In catalog order.
+    let cards: [Card]
+    /// Each distinct image file's path, sorted.
+    let imagePaths: [String]
+    /// Each distinct font request, sorted.
+    let fontRequests: [FontRequest]
+
+    init(_ catalog: Catalog) {
+        cards = catalog.cards.map {
+            Card(id: $0.id, index: $0.index, scales: $0.style.scales, fileExtension: $0.style.output.kind.fileExtension)
+        }
+        imagePaths = Set(catalog.cards.map(\.imageFileSystemPath)).sorted()
+        fontRequests = Set(catalog.cards.flatMap { [$0.style.title.fontRequest, $0.style.description.fontRequest] }).sorted()
+    }
+
+    init(cards: [Card], imagePaths: [String], fontRequests: [FontRequest]) {
+        self.cards = cards
+        self.imagePaths = imagePaths
+        self.fontRequests = fontRequests
+    }
+
+    /// A catalog's outline and the digest of the catalog file's bytes it was made from (nil for a
+    /// catalog not read from a file, which is never built as a whole).
+    struct Source: Sendable {
+        let outline: CatalogOutline
+        let digest: ContentDigest?
+    }
+
+    /// The report line of each card, all cached.
+    var cachedResults: [BuildReport.CardResult] {
+        cards.map { .cached(id: $0.id, index: $0.index, scales: $0.scales) }
+    }
+
+    /// The key an outline is kept under: the catalog file's path and the digest of its bytes, and
+    /// the settings of a build without shard or asset catalog (the only builds that keep one).
+    static func key(catalog: URL, digest: ContentDigest, settings: ContentDigest) -> ContentDigest {
+        var key = Fingerprint(domain: "catalog-outline")
+        key.add("catalog", catalog.standardizedFileURL.fileSystemPath)
+        key.add("catalogBytes", digest)
+        key.add("settings", settings)
+        return key.digest
+    }
+
+    /// Whether a build of `request` keeps and uses an outline: a shard's build records the whole
+    /// catalog's card IDs, and one with an asset catalog reads the manifest whole anyway.
+    static func isKept(for request: BuildRequest) -> Bool {
+        request.cache != nil && request.shard == nil && request.xcassets == nil
+    }
+}
+
+extension CatalogOutline {
+    /// The outline file in a cache folder, as read: the outline, the key it was kept under, and the
+    /// catalog file's status when it was kept.
+    ///
+    /// The file, all integers big-endian, strings as a UInt32 length and UTF-8:
+    ///
+    ///     "cardbake-catalog-outline 1\n"
+    ///     32-byte key (``CatalogOutline/key(catalog:digest:settings:)``)
+    ///     Int64 size, Int64 modification time, UInt64 inode, Int64 change time: the catalog file's status
+    ///     UInt32 image count, each image's path
+    ///     UInt32 font count, each font request: UInt8 kind (0 a family, 1 a file), the family or the
+    ///         path (as ``FontRequest/description`` has it, so that the whole-build key is the same)
+    ///     UInt32 card count, each card: its ID, UInt32 index, its bitmaps' extension, UInt8 scale count,
+    ///         a UInt8 per scale
+    ///     32-byte SHA-256 of everything before it
+    ///
+    /// A file that does not start with this exact header, or fails its checksum, is ignored.
+    struct Saved: Sendable {
+        let key: ContentDigest
+        /// The catalog file's status when its outline was kept. A catalog whose status is still this
+        /// one most likely has those bytes: a build then holds the cache before parsing it, to look
+        /// its digest up in the stat cache (which decides).
+        let catalogStatus: FileStatus
+        let outline: CatalogOutline
+
+        static let fileName = "catalog-outline"
+        private static let header = Array("cardbake-catalog-outline 1\n".utf8)
+
+        /// The outline kept in `cache`; nil when there is none, or it is damaged or of another version.
+        init?(in cache: URL) {
+            guard let file = try? ReadableFile(path: cache.appendingPathComponent(Self.fileName).fileSystemPath).readToEnd(),
+                  file.starts(with: Self.header), let body = file.removingChecksum(),
+                  let saved = body.withUnsafeBytes({ bytes -> Saved? in
+                      var reader = BinaryReader(bytes: bytes, offset: Self.header.count)
+                      return Self.read(&reader)
+                  })
+            else { return nil }
+            self = saved
+        }
+
+        private init(key: ContentDigest, catalogStatus: FileStatus, outline: CatalogOutline) {
+            self.key = key
+            self.catalogStatus = catalogStatus
+            self.outline = outline
+        }
+
+        /// The outline a build of `request` may use, if one is kept in its cache folder.
+        static func kept(for request: BuildRequest) -> Saved? {
+            guard isKept(for: request), let cache = request.cache else { return nil }
+            return Saved(in: cache)
+        }
+
+        /// This outline as the source of a build of `request`, when the stat cache finds the catalog
+        /// file's bytes to be those it was kept for (and their digest in the catalog's entry); nil when not.
+        func source(for request: BuildRequest, statCache: StatCache) -> Source? {
+            guard let digest = try? statCache.digest(ofFileAt: request.catalog),
+                  key == CatalogOutline.key(catalog: request.catalog, digest: digest, settings: request.settingsDigest)
+            else { return nil }
+            return Source(outline: outline, digest: digest)
+        }
+
+        /// Whether the catalog file at `url` still has the status it had when its outline was kept.
+        func mayDescribe(_ url: URL) -> Bool {
+            (try? FileStatus(path: url.fileSystemPath)) == catalogStatus
+        }
+
+        /// Keeps `outline` in `cache` under `key`, with the catalog file's status now; a catalog that
+        /// cannot be examined keeps none (a failure to write only costs the next build a parse).
+        static func keep(_ outline: CatalogOutline, key: ContentDigest, catalog: URL, in cache: URL) {
+            guard let status = try? FileStatus(path: catalog.fileSystemPath) else { return }
+            var bytes = header + key.bytes
+            bytes.appendBigEndian(status.size)
+            bytes.appendBigEndian(status.modificationTime)
+            bytes.appendBigEndian(status.inode)
+            bytes.appendBigEndian(status.changeTime)
+            bytes.appendBigEndian(UInt32(outline.imagePaths.count))
+            for path in outline.imagePaths {
+                bytes.appendString(path)
+            }
+            bytes.appendBigEndian(UInt32(outline.fontRequests.count))
+            for request in outline.fontRequests {
+                switch request {
+                case .family(let name):
+                    bytes.append(0)
+                    bytes.appendString(name)
+                case .file(let url):
+                    bytes.append(1)
+                    bytes.appendString(url.path)
+                }
+            }
+            bytes.appendBigEndian(UInt32(outline.cards.count))
+            for card in outline.cards {
+                bytes.appendString(card.id)
+                bytes.appendBigEndian(UInt32(card.index))
+                bytes.appendString(card.fileExtension)
+                bytes.append(UInt8(card.scales.count))
+                bytes.append(contentsOf: card.scales.map(UInt8.init))
+            }
+            try? DigestingFile.writeChecksummed(to: cache.appendingPathComponent(fileName)) { sink in
+                try sink(Data(bytes))
+            }
+        }
+
+        private static func read(_ reader: inout BinaryReader) -> Saved? {
+            guard let key = reader.bytes(32).flatMap({ ContentDigest(bytes: $0) }),
+                  let size = reader.integer(Int64.self), let modified = reader.integer(Int64.self),
+                  let inode = reader.integer(UInt64.self), let changed = reader.integer(Int64.self),
+                  let imagePaths = reader.list({ $0.string() }),
+                  let fontRequests = reader.list({ reader -> FontRequest? in
+                      switch reader.integer(UInt8.self) {
+                      case 0?: reader.string().map(FontRequest.family)
+                      case 1?: reader.string().map { .file(URL(fileURLWithPath: $0, isDirectory: false)) }
+                      default: nil
+                      }
+                  }),
+                  let cards = reader.list({ reader -> Card? in
+                      guard let id = reader.string(), let index = reader.integer(UInt32.self),
+                            let fileExtension = reader.string(),
+                            let count = reader.integer(UInt8.self),
+                            let scales = reader.bytes(Int(count)) else { return nil }
+                      return Card(id: id, index: Int(index), scales: scales.map(Int.init), fileExtension: fileExtension)
+                  }),
+                  reader.remaining == 0
+            else { return nil }
+            return Saved(key: key, catalogStatus: FileStatus(size: size, modificationTime: modified, inode: inode,
+                                                             changeTime: changed),
+                         outline: CatalogOutline(cards: cards, imagePaths: imagePaths, fontRequests: fontRequests))
+        }
+    }
+}
+
+private extension Array<UInt8> {
+    mutating func appendString(_ string: String) {
+        appendBigEndian(UInt32(string.utf8.count))
+        append(contentsOf: string.utf8)
+    }
+}
+
+private extension BinaryReader {
+    mutating func string() -> String? {
+        guard let count = integer(UInt32.self), let bytes = bytes(Int(count)) else { return nil }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// A UInt32 count, then that many elements `element` reads; nil when one does not read. The
+    /// count reserves no more than the bytes left can hold, so a damaged count reserves nothing huge.
+    mutating func list<Element>(_ element: (inout BinaryReader) -> Element?) -> [Element]? {
+        guard let count = integer(UInt32.self) else { return nil }
+        var elements: [Element] = []
+        elements.reserveCapacity(Swift.min(Int(count), remaining))
+        for _ in 0..<count {
+            guard let next = element(&self) else { return nil }
+            elements.append(next)
+        }
+        return elements
+    }
+}
+
+/// How a build or `check` comes by its catalog: parsed before the cache is held, so that one that
+/// does not validate is refused at once; unless the last whole build kept its outline and the file's
+/// status is unchanged. Then it is parsed only when the stat cache finds its bytes changed, or when
+/// the command needs more than the outline.
+struct CatalogReading<Parsed> {
+    private let saved: CatalogOutline.Saved?
+    private let parse: () throws -> Parsed
+    private let outline: (Parsed) -> CatalogOutline.Source
+    /// The catalog, once parsed.
+    private(set) var parsed: Parsed?
+
+    /// Parses the catalog with `parse` now, unless an outline is kept for it; `outline` makes the
+    /// outline of a parsed one. Throws what `parse` throws.
+    init(request: BuildRequest, parse: @escaping () throws -> Parsed,
+         outline: @escaping (Parsed) -> CatalogOutline.Source) throws {
+        saved = CatalogOutline.Saved.kept(for: request)
+        self.parse = parse
+        self.outline = outline
+        parsed = saved?.mayDescribe(request.catalog) == true ? nil : try parse()
+    }
+
+    /// The catalog's outline, from the kept one when the stat cache finds the file's bytes unchanged,
+    /// or else from the catalog parsed. Call holding the cache.
+    mutating func source(for request: BuildRequest, statCache: StatCache) throws -> CatalogOutline.Source {
+        if parsed == nil, let kept = saved?.source(for: request, statCache: statCache) {
+            return kept
+        }
+        return outline(try catalog())
+    }
+
+    /// The catalog parsed, now if it was not before.
+    mutating func catalog() throws -> Parsed {
+        if let parsed { return parsed }
+        let made = try parse()
+        parsed = made
+        return made
+    }
+}
