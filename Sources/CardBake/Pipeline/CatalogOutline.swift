@@ -34,7 +34,8 @@ struct CatalogOutline: Sendable, Equatable {
         cards = catalog.cards.map {
             Card(id: $0.id, index: $0.index, scales: $0.style.scales, fileExtension: $0.style.output.kind.fileExtension)
         }
-        imagePaths = Set(catalog.cards.map(\.imageFileSystemPath)).sorted()
+        // Each distinct path made normal once: catalogs repeat their images.
+        imagePaths = Set(Set(catalog.cards.map(\.imagePath)).map(NormalPath.inCurrentDirectory)).sorted()
         fontRequests = Set(catalog.cards.flatMap { [$0.style.title.fontRequest, $0.style.description.fontRequest] }).sorted()
     }
 
@@ -74,12 +75,11 @@ struct CatalogOutline: Sendable, Equatable {
 }
 
 extension CatalogOutline {
-    /// The outline file in a cache folder, as read: the outline, the key it was kept under, and the
-    /// catalog file's status when it was kept.
+    /// The outline file in a cache folder, as read: the outline and the key it was kept under.
     ///
     /// The file, all integers big-endian, strings as a UInt32 length and UTF-8:
     ///
-    ///     "cardbake-catalog-outline 1\n"
+    ///     "cardbake-catalog-outline 2\n"
     ///     32-byte key (``CatalogOutline/key(catalog:digest:settings:)``)
     ///     Int64 size, Int64 modification time, UInt64 inode, Int64 change time: the catalog file's status
     ///     UInt32 image count, each image's path
@@ -92,37 +92,41 @@ extension CatalogOutline {
     /// A file that does not start with this exact header, or fails its checksum, is ignored.
     struct Saved: Sendable {
         let key: ContentDigest
-        /// The catalog file's status when its outline was kept. A catalog whose status is still this
-        /// one most likely has those bytes: a build then holds the cache before parsing it, to look
-        /// its digest up in the stat cache (which decides).
-        let catalogStatus: FileStatus
         let outline: CatalogOutline
 
         static let fileName = "catalog-outline"
-        private static let header = Array("cardbake-catalog-outline 1\n".utf8)
+        private static let header = Array("cardbake-catalog-outline 2\n".utf8)
 
-        /// The outline kept in `cache`; nil when there is none, or it is damaged or of another version.
-        init?(in cache: URL) {
+        /// The outline kept in `cache` while the file at `catalog` had the status it has now; nil when
+        /// there is none, the status differs, or the file is damaged or of another version. The status
+        /// is compared before anything else is read: a catalog that changed is parsed at once. One that
+        /// did not most likely has the bytes the outline was kept for; the stat cache decides
+        /// (``source(for:statCache:)``).
+        init?(in cache: URL, describing catalog: URL) {
             guard let file = try? ReadableFile(path: cache.appendingPathComponent(Self.fileName).fileSystemPath).readToEnd(),
-                  file.starts(with: Self.header), let body = file.removingChecksum(),
-                  let saved = body.withUnsafeBytes({ bytes -> Saved? in
-                      var reader = BinaryReader(bytes: bytes, offset: Self.header.count)
-                      return Self.read(&reader)
+                  file.starts(with: Self.header), let status = try? FileStatus(path: catalog.fileSystemPath),
+                  let saved = file.withUnsafeBytes({ bytes -> Saved? in
+                      var reader = BinaryReader(bytes: bytes, offset: Self.header.count + 32)
+                      guard Self.readStatus(&reader) == status, let body = file.removingChecksum() else { return nil }
+                      return body.withUnsafeBytes { body in
+                          var reader = BinaryReader(bytes: body, offset: Self.header.count)
+                          return Self.read(&reader)
+                      }
                   })
             else { return nil }
             self = saved
         }
 
-        private init(key: ContentDigest, catalogStatus: FileStatus, outline: CatalogOutline) {
+        private init(key: ContentDigest, outline: CatalogOutline) {
             self.key = key
-            self.catalogStatus = catalogStatus
             self.outline = outline
         }
 
-        /// The outline a build of `request` may use, if one is kept in its cache folder.
+        /// The outline a build of `request` may use, if one is kept in its cache folder for the catalog
+        /// file as it is (``init(in:describing:)``).
         static func kept(for request: BuildRequest) -> Saved? {
             guard isKept(for: request), let cache = request.cache else { return nil }
-            return Saved(in: cache)
+            return Saved(in: cache, describing: request.catalog)
         }
 
         /// This outline as the source of a build of `request`, when the stat cache finds the catalog
@@ -132,11 +136,6 @@ extension CatalogOutline {
                   key == CatalogOutline.key(catalog: request.catalog, digest: digest, settings: request.settingsDigest)
             else { return nil }
             return Source(outline: outline, digest: digest)
-        }
-
-        /// Whether the catalog file at `url` still has the status it had when its outline was kept.
-        func mayDescribe(_ url: URL) -> Bool {
-            (try? FileStatus(path: url.fileSystemPath)) == catalogStatus
         }
 
         /// Keeps `outline` in `cache` under `key`, with the catalog file's status now; a catalog that
@@ -176,10 +175,15 @@ extension CatalogOutline {
             }
         }
 
+        private static func readStatus(_ reader: inout BinaryReader) -> FileStatus? {
+            guard let size = reader.integer(Int64.self), let modified = reader.integer(Int64.self),
+                  let inode = reader.integer(UInt64.self), let changed = reader.integer(Int64.self) else { return nil }
+            return FileStatus(size: size, modificationTime: modified, inode: inode, changeTime: changed)
+        }
+
         private static func read(_ reader: inout BinaryReader) -> Saved? {
             guard let key = reader.bytes(32).flatMap({ ContentDigest(bytes: $0) }),
-                  let size = reader.integer(Int64.self), let modified = reader.integer(Int64.self),
-                  let inode = reader.integer(UInt64.self), let changed = reader.integer(Int64.self),
+                  readStatus(&reader) != nil,
                   let imagePaths = reader.list({ $0.string() }),
                   let fontRequests = reader.list({ reader -> FontRequest? in
                       switch reader.integer(UInt8.self) {
@@ -197,9 +201,7 @@ extension CatalogOutline {
                   }),
                   reader.remaining == 0
             else { return nil }
-            return Saved(key: key, catalogStatus: FileStatus(size: size, modificationTime: modified, inode: inode,
-                                                             changeTime: changed),
-                         outline: CatalogOutline(cards: cards, imagePaths: imagePaths, fontRequests: fontRequests))
+            return Saved(key: key, outline: CatalogOutline(cards: cards, imagePaths: imagePaths, fontRequests: fontRequests))
         }
     }
 }
@@ -249,7 +251,7 @@ struct CatalogReading<Parsed> {
         saved = CatalogOutline.Saved.kept(for: request)
         self.parse = parse
         self.outline = outline
-        parsed = saved?.mayDescribe(request.catalog) == true ? nil : try parse()
+        parsed = saved == nil ? try parse() : nil
     }
 
     /// The catalog's outline, from the kept one when the stat cache finds the file's bytes unchanged,

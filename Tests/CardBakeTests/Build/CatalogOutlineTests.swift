@@ -39,22 +39,22 @@ struct CatalogOutlineTests {
            fontRequests: [.family("Noto Sans Bold"), .file(URL(fileURLWithPath: "/fonts/Lato.ttf", isDirectory: false))])
         let key = ContentDigest.sha256(Data("key".utf8))
         CatalogOutline.Saved.keep(outline, key: key, catalog: catalog, in: folder.url)
-        let saved = try #require(CatalogOutline.Saved(in: folder.url))
+        let saved = try #require(CatalogOutline.Saved(in: folder.url, describing: catalog))
         #expect(saved.outline == outline && saved.key == key)
-        #expect(saved.catalogStatus == (try FileStatus(path: catalog.fileSystemPath)) && saved.mayDescribe(catalog))
         #expect(saved.outline.cards[1].files == ["cards/b@4x.webp"])
 
         let file = folder.file(CatalogOutline.Saved.fileName)
         let good = try Data(contentsOf: file)
         var flipped = good
         flipped[good.count / 2] ^= 1
-        for damaged in [flipped, good.dropLast(), Data("cardbake-catalog-outline 0\n".utf8) + good.dropFirst(27), Data()] {
+        for damaged in [flipped, good.dropLast(), Data("cardbake-catalog-outline 1\n".utf8) + good.dropFirst(27), Data()] {
             try damaged.write(to: file)
-            #expect(CatalogOutline.Saved(in: folder.url) == nil)
+            #expect(CatalogOutline.Saved(in: folder.url, describing: catalog) == nil)
         }
-        try Data("x".utf8).write(to: catalog)
         try good.write(to: file)
-        #expect(CatalogOutline.Saved(in: folder.url)?.mayDescribe(catalog) == false)
+        #expect(CatalogOutline.Saved(in: folder.url, describing: catalog) != nil)
+        try Data("x".utf8).write(to: catalog)
+        #expect(CatalogOutline.Saved(in: folder.url, describing: catalog) == nil, "the catalog's status changed")
     }
 
     @Test("An outline read back names the images and fonts as the parsed catalog does, odd paths included")
@@ -71,7 +71,7 @@ struct CatalogOutlineTests {
         try FileManager.default.createDirectory(at: folder.file("sub"), withIntermediateDirectories: true)
         try Data(json.utf8).write(to: catalog)
         CatalogOutline.Saved.keep(parsed, key: ContentDigest.sha256(Data()), catalog: catalog, in: folder.url)
-        let read = try #require(CatalogOutline.Saved(in: folder.url)).outline
+        let read = try #require(CatalogOutline.Saved(in: folder.url, describing: catalog)).outline
         #expect(read.cards == parsed.cards && read.imagePaths == parsed.imagePaths)
         #expect(read.fontRequests.map(\.description) == parsed.fontRequests.map(\.description))
         #expect(parsed.imagePaths.count == 1 && parsed.fontRequests.count == 3)
