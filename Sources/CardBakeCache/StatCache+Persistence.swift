@@ -35,12 +35,8 @@ extension StatCache {
         try sink(Data(bytes))
         for (path, entry) in entries where !leftOut.contains(path) {
             bytes.removeAll(keepingCapacity: true)
-            bytes.appendBigEndian(UInt32(path.utf8.count))
-            bytes.append(contentsOf: path.utf8)
-            bytes.appendBigEndian(entry.status.size)
-            bytes.appendBigEndian(entry.status.modificationTime)
-            bytes.appendBigEndian(entry.status.inode)
-            bytes.appendBigEndian(entry.status.changeTime)
+            bytes.appendText(path)
+            bytes.appendFileStatus(entry.status)
             bytes.append(contentsOf: entry.digest.bytes)
             try sink(Data(bytes))
         }
@@ -58,18 +54,9 @@ extension StatCache {
             // keeps a file with a huge count from reserving memory it does not describe.
             entries.reserveCapacity(min(Int(count), reader.remaining / fixedEntrySize))
             for _ in 0..<count {
-                guard let pathLength = reader.integer(UInt32.self),
-                      let path = reader.bytes(Int(pathLength)),
-                      let size = reader.integer(Int64.self),
-                      let modificationTime = reader.integer(Int64.self),
-                      let inode = reader.integer(UInt64.self),
-                      let changeTime = reader.integer(Int64.self),
-                      let digestBytes = reader.bytes(32),
-                      let digest = ContentDigest(bytes: digestBytes) else { return nil }
-                let status = FileStatus(size: size, modificationTime: modificationTime, inode: inode,
-                                        changeTime: changeTime)
-                entries[String(decoding: path, as: UTF8.self)] = Entry(status: status, digest: digest,
-                                                                       recordedAt: savedAt)
+                guard let path = reader.text(), let status = reader.fileStatus(),
+                      let digest = reader.bytes(32).flatMap(ContentDigest.init(bytes:)) else { return nil }
+                entries[path] = Entry(status: status, digest: digest, recordedAt: savedAt)
             }
             return reader.remaining == 0 && entries.count == Int(count) ? entries : nil
         }

@@ -58,8 +58,7 @@ struct CardFacts: CacheRecord, Equatable {
         encoded.appendBigEndian(width.bitPattern)
         encoded.appendBigEndian(height.bitPattern)
         for text in [placeholder.color, placeholder.thumbhash, placeholder.dataURL] {
-            encoded.appendBigEndian(UInt32(text.utf8.count))
-            encoded.append(contentsOf: text.utf8)
+            encoded.appendText(text)
         }
         return Data(encoded)
     }
@@ -100,8 +99,7 @@ struct TextCoverageRecord: CacheRecord, Equatable {
         var encoded = Self.tag
         encoded.appendBigEndian(UInt32(files.count))
         for file in files {
-            encoded.appendBigEndian(UInt32(file.utf8.count))
-            encoded.append(contentsOf: file.utf8)
+            encoded.appendText(file)
         }
         encoded.appendBigEndian(UInt32(missing.count))
         for scalar in missing {
@@ -120,29 +118,11 @@ struct TextCoverageRecord: CacheRecord, Equatable {
 
     init?(cacheBytes: Data) {
         guard let decoded = BinaryReader.decode(cacheBytes, tag: Self.tag, { reader -> TextCoverageRecord? in
-            guard let fileCount = reader.integer(UInt32.self) else { return nil }
-            var files: [String] = []
-            for _ in 0..<fileCount {
-                guard let file = reader.text() else { return nil }
-                files.append(file)
-            }
-            guard let missingCount = reader.integer(UInt32.self) else { return nil }
-            var missing: [Unicode.Scalar] = []
-            for _ in 0..<missingCount {
-                guard let value = reader.integer(UInt32.self), let scalar = Unicode.Scalar(value) else { return nil }
-                missing.append(scalar)
-            }
+            guard let files = reader.list({ $0.text() }),
+                  let missing = reader.list({ $0.integer(UInt32.self).flatMap { Unicode.Scalar($0) } }) else { return nil }
             return TextCoverageRecord(files: files, missing: missing)
         }) else { return nil }
         self = decoded
-    }
-}
-
-private extension BinaryReader {
-    /// UTF-8 text after its big-endian UInt32 length.
-    mutating func text() -> String? {
-        guard let count = integer(UInt32.self), let bytes = bytes(Int(count)) else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

@@ -91,7 +91,10 @@ public struct Builder: Sendable {
             try await assetCatalog?.write(CardManifest.read(from: output.manifestURL)?.cards ?? [], from: output)
             if let manifestDigest = try? output.statCache.digest(ofFileAt: output.manifestURL) {
                 try ShardRecord.update(in: request.output, shard: request.shard, catalog: source.digest,
-                                       cards: { reading.parsed?.whole.cards.map(\.id) ?? [] },
+                                       cards: {
+                                           guard let parsed = reading.parsed else { preconditionFailure("a shard's build keeps no outline") }
+                                           return parsed.whole.cards.map(\.id)
+                                       },
                                        settings: request.settingsDigest, manifest: manifestDigest)
             }
             if reading.parsed != nil {
@@ -160,7 +163,7 @@ public struct Builder: Sendable {
             if await records.record(ContentDigest.self, for: wholeBuild.key) != outputs {
                 try? await records.save(outputs, for: wholeBuild.key)
             }
-            keepOutline(built.source, statCache: workspace.statCache)
+            keepOutline(source, statCache: workspace.statCache)
         }
         let remoteTraffic = await workspace.finishRemote()
         let collected = workspace.finishBuild()
@@ -194,7 +197,7 @@ public struct Builder: Sendable {
         let whole: Catalog
         let catalog: Catalog
 
-        var source: CatalogOutline.Source { CatalogOutline.Source(outline: CatalogOutline(catalog), digest: whole.digest) }
+        var source: CatalogOutline.Source { CatalogOutline.Source(catalog, digest: whole.digest) }
     }
 
     /// Keeps the outline of the catalog just found built as a whole, for the next build to take instead

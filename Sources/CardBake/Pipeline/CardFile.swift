@@ -20,8 +20,7 @@ struct CardFile: Sendable, Equatable {
         var bytes: [UInt8] = []
         for file in files {
             bytes.appendBigEndian(UInt32(file.scale))
-            bytes.appendBigEndian(UInt32(file.file.utf8.count))
-            bytes.append(contentsOf: file.file.utf8)
+            bytes.appendText(file.file)
             bytes.append(contentsOf: file.digest.bytes)
         }
         return Data(bytes)
@@ -33,10 +32,10 @@ struct CardFile: Sendable, Equatable {
             var reader = BinaryReader(bytes: buffer, offset: 0)
             var files: [CardFile] = []
             while reader.remaining > 0 {
-                guard let scale = reader.integer(UInt32.self), let length = reader.integer(UInt32.self),
-                      let path = reader.bytes(Int(length)), let digest = reader.bytes(32).flatMap(ContentDigest.init(bytes:))
+                guard let scale = reader.integer(UInt32.self), let file = reader.text(),
+                      let digest = reader.bytes(32).flatMap(ContentDigest.init(bytes:))
                 else { return nil }
-                files.append(CardFile(scale: Int(scale), file: String(decoding: path, as: UTF8.self), digest: digest))
+                files.append(CardFile(scale: Int(scale), file: file, digest: digest))
             }
             return files
         }

@@ -50,6 +50,17 @@ struct CatalogOutline: Sendable, Equatable {
     struct Source: Sendable {
         let outline: CatalogOutline
         let digest: ContentDigest?
+
+        init(outline: CatalogOutline, digest: ContentDigest?) {
+            self.outline = outline
+            self.digest = digest
+        }
+
+        /// The outline of `catalog`, from a file whose bytes have `digest` (a shard's cards come from
+        /// the whole catalog's file).
+        init(_ catalog: Catalog, digest: ContentDigest?) {
+            self.init(outline: CatalogOutline(catalog), digest: digest)
+        }
     }
 
     /// The report line of each card, all cached.
@@ -61,7 +72,7 @@ struct CatalogOutline: Sendable, Equatable {
     /// the settings of a build without shard or asset catalog (the only builds that keep one).
     static func key(catalog: URL, digest: ContentDigest, settings: ContentDigest) -> ContentDigest {
         var key = Fingerprint(domain: "catalog-outline")
-        key.add("catalog", catalog.standardizedFileURL.fileSystemPath)
+        key.add("catalog", catalog.fileSystemPath)
         key.add("catalogBytes", digest)
         key.add("settings", settings)
         return key.digest
@@ -104,15 +115,8 @@ extension CatalogOutline {
         /// (``source(for:statCache:)``).
         init?(in cache: URL, describing catalog: URL) {
             guard let file = try? ReadableFile(path: cache.appendingPathComponent(Self.fileName).fileSystemPath).readToEnd(),
-                  file.starts(with: Self.header), let status = try? FileStatus(path: catalog.fileSystemPath),
-                  let saved = file.withUnsafeBytes({ bytes -> Saved? in
-                      var reader = BinaryReader(bytes: bytes, offset: Self.header.count + 32)
-                      guard Self.readStatus(&reader) == status, let body = file.removingChecksum() else { return nil }
-                      return body.withUnsafeBytes { body in
-                          var reader = BinaryReader(bytes: body, offset: Self.header.count)
-                          return Self.read(&reader)
-                      }
-                  })
+                  let status = try? FileStatus(path: catalog.fileSystemPath),
+                  let saved = Self.decode(file, describing: status)
             else { return nil }
             self = saved
         }
@@ -143,30 +147,27 @@ extension CatalogOutline {
         static func keep(_ outline: CatalogOutline, key: ContentDigest, catalog: URL, in cache: URL) {
             guard let status = try? FileStatus(path: catalog.fileSystemPath) else { return }
             var bytes = header + key.bytes
-            bytes.appendBigEndian(status.size)
-            bytes.appendBigEndian(status.modificationTime)
-            bytes.appendBigEndian(status.inode)
-            bytes.appendBigEndian(status.changeTime)
+            bytes.appendFileStatus(status)
             bytes.appendBigEndian(UInt32(outline.imagePaths.count))
             for path in outline.imagePaths {
-                bytes.appendString(path)
+                bytes.appendText(path)
             }
             bytes.appendBigEndian(UInt32(outline.fontRequests.count))
             for request in outline.fontRequests {
                 switch request {
                 case .family(let name):
                     bytes.append(0)
-                    bytes.appendString(name)
+                    bytes.appendText(name)
                 case .file(let url):
                     bytes.append(1)
-                    bytes.appendString(url.path)
+                    bytes.appendText(url.path)
                 }
             }
             bytes.appendBigEndian(UInt32(outline.cards.count))
             for card in outline.cards {
-                bytes.appendString(card.id)
+                bytes.appendText(card.id)
                 bytes.appendBigEndian(UInt32(card.index))
-                bytes.appendString(card.fileExtension)
+                bytes.appendText(card.fileExtension)
                 bytes.append(UInt8(card.scales.count))
                 bytes.append(contentsOf: card.scales.map(UInt8.init))
             }
@@ -175,61 +176,33 @@ extension CatalogOutline {
             }
         }
 
-        private static func readStatus(_ reader: inout BinaryReader) -> FileStatus? {
-            guard let size = reader.integer(Int64.self), let modified = reader.integer(Int64.self),
-                  let inode = reader.integer(UInt64.self), let changed = reader.integer(Int64.self) else { return nil }
-            return FileStatus(size: size, modificationTime: modified, inode: inode, changeTime: changed)
+        /// The outline in `file` when it was kept for a catalog with `status`; the status is compared
+        /// before the checksum is verified or anything else decoded.
+        private static func decode(_ file: Data, describing status: FileStatus) -> Saved? {
+            file.withUnsafeBytes { bytes in
+                var reader = BinaryReader(bytes: bytes, offset: 0)
+                guard reader.bytes(header.count)?.elementsEqual(header) == true,
+                      let key = reader.bytes(32).flatMap(ContentDigest.init(bytes:)),
+                      reader.fileStatus() == status, file.removingChecksum() != nil,
+                      let imagePaths = reader.list({ $0.text() }),
+                      let fontRequests = reader.list({ reader -> FontRequest? in
+                          switch reader.integer(UInt8.self) {
+                          case 0?: reader.text().map(FontRequest.family)
+                          case 1?: reader.text().map { .file(URL(fileURLWithPath: $0, isDirectory: false)) }
+                          default: nil
+                          }
+                      }),
+                      let cards = reader.list({ reader -> Card? in
+                          guard let id = reader.text(), let index = reader.integer(UInt32.self),
+                                let fileExtension = reader.text(), let count = reader.integer(UInt8.self),
+                                let scales = reader.bytes(Int(count)) else { return nil }
+                          return Card(id: id, index: Int(index), scales: scales.map(Int.init), fileExtension: fileExtension)
+                      }),
+                      reader.remaining == 32
+                else { return nil }
+                return Saved(key: key, outline: CatalogOutline(cards: cards, imagePaths: imagePaths, fontRequests: fontRequests))
+            }
         }
-
-        private static func read(_ reader: inout BinaryReader) -> Saved? {
-            guard let key = reader.bytes(32).flatMap({ ContentDigest(bytes: $0) }),
-                  readStatus(&reader) != nil,
-                  let imagePaths = reader.list({ $0.string() }),
-                  let fontRequests = reader.list({ reader -> FontRequest? in
-                      switch reader.integer(UInt8.self) {
-                      case 0?: reader.string().map(FontRequest.family)
-                      case 1?: reader.string().map { .file(URL(fileURLWithPath: $0, isDirectory: false)) }
-                      default: nil
-                      }
-                  }),
-                  let cards = reader.list({ reader -> Card? in
-                      guard let id = reader.string(), let index = reader.integer(UInt32.self),
-                            let fileExtension = reader.string(),
-                            let count = reader.integer(UInt8.self),
-                            let scales = reader.bytes(Int(count)) else { return nil }
-                      return Card(id: id, index: Int(index), scales: scales.map(Int.init), fileExtension: fileExtension)
-                  }),
-                  reader.remaining == 0
-            else { return nil }
-            return Saved(key: key, outline: CatalogOutline(cards: cards, imagePaths: imagePaths, fontRequests: fontRequests))
-        }
-    }
-}
-
-private extension Array<UInt8> {
-    mutating func appendString(_ string: String) {
-        appendBigEndian(UInt32(string.utf8.count))
-        append(contentsOf: string.utf8)
-    }
-}
-
-private extension BinaryReader {
-    mutating func string() -> String? {
-        guard let count = integer(UInt32.self), let bytes = bytes(Int(count)) else { return nil }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    /// A UInt32 count, then that many elements `element` reads; nil when one does not read. The
-    /// count reserves no more than the bytes left can hold, so a damaged count reserves nothing huge.
-    mutating func list<Element>(_ element: (inout BinaryReader) -> Element?) -> [Element]? {
-        guard let count = integer(UInt32.self) else { return nil }
-        var elements: [Element] = []
-        elements.reserveCapacity(Swift.min(Int(count), remaining))
-        for _ in 0..<count {
-            guard let next = element(&self) else { return nil }
-            elements.append(next)
-        }
-        return elements
     }
 }
 

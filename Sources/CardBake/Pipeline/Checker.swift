@@ -45,9 +45,7 @@ public struct Checker: Sendable {
     /// compared with its manifest entry.
     public func run(waiting: (URL, LockHolder) -> Void = { _, _ in }) async throws -> [Finding] {
         async let readAhead = ReadAhead(for: request)
-        var reading = try CatalogReading(request: request, parse: loadCatalog) {
-            CatalogOutline.Source(outline: CatalogOutline($0), digest: $0.digest)
-        }
+        var reading = try CatalogReading(request: request, parse: loadCatalog) { CatalogOutline.Source($0, digest: $0.digest) }
         let lock = try WorkspaceLock(checking: request, waiting: waiting)
         defer { lock.release() }
         let read = await readAhead

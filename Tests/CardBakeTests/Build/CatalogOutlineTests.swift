@@ -21,7 +21,7 @@ struct CatalogOutlineTests {
         var reading = try CatalogReading(request: request, parse: {
             parses += 1
             return try request.loadCatalog()
-        }, outline: { CatalogOutline.Source(outline: CatalogOutline($0), digest: $0.digest) })
+        }, outline: { CatalogOutline.Source($0, digest: $0.digest) })
         let statCache = StatCache(loadingFrom: fixture.cache.appendingPathComponent(CacheWorkspace.statCacheFile))
         let source = try reading.source(for: request, statCache: statCache)
         return (source, parses)
@@ -162,16 +162,16 @@ struct CatalogOutlineTests {
         try fixture.writeCatalog()
         var request = Self.request(fixture)
         request.shard = Shard(index: 1, count: 2)
-        try await Builder(request: request).run()
+        _ = try await Builder(request: request).run()
         let file = fixture.cache.appendingPathComponent(CatalogOutline.Saved.fileName)
         #expect(!FileManager.default.fileExists(atPath: file.path))
         request.shard = nil
         request.xcassets = fixture.folder.file("Cards.xcassets")
-        try await Builder(request: request).run()
+        _ = try await Builder(request: request).run()
         #expect(!FileManager.default.fileExists(atPath: file.path))
 
         try Data("not an image".utf8).write(to: fixture.folder.file("images/beta.png"))
-        try await Builder(request: Self.request(fixture)).run()
+        #expect(try await Builder(request: Self.request(fixture)).run().failures.map(\.id) == ["beta"])
         #expect(!FileManager.default.fileExists(atPath: file.path), "a build with a failed card records no whole build")
     }
 }
