@@ -56,10 +56,14 @@ package struct CardDecoder {
                                   reader.log)
             }
         }
-        return decoded.flatMap { share in
+        // Gathered into an array of exactly their count: a build holds it to its end.
+        var gathered: [Card] = []
+        gathered.reserveCapacity(decoded.reduce(0) { $0 + $1!.cards.count })
+        for share in decoded {
             reader.log.append(contentsOf: share!.log)
-            return share!.cards
+            gathered.append(contentsOf: share!.cards)
         }
+        return gathered
     }
 
     /// The card at `cards[index]` with its id as ``uniqueIDs(of:)`` found it, or nil after reporting

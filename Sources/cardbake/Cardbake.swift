@@ -31,10 +31,10 @@ enum Main {
         // A write past RLIMIT_FSIZE (ulimit -f) then fails with EFBIG, reported like a full disk,
         // instead of killing the process.
         signal(SIGXFSZ, SIG_IGN)
-        // glibc gives busy threads arenas of their own, up to 8 per core, each keeping the large
-        // buffers its thread freed; one arena per usable CPU keeps that retention in check
-        // (docs/ARCHITECTURE.md, "Measurements behind defaults").
-        mallopt(M_ARENA_MAX, Int32(UsableCPUs.current.count))
+        // glibc gives busy threads arenas of their own, up to 8 per core, each keeping what its
+        // threads freed; one arena per two usable CPUs lets every thread reuse that memory, so a long
+        // build's peak stays near a short one's (docs/ARCHITECTURE.md, "Measurements behind defaults").
+        mallopt(M_ARENA_MAX, Int32(max(1, UsableCPUs.current.count / 2)))
         // Buffers of 1 MiB and more (decoded images, canvases, encoded bitmaps) are mapped and given
         // back when freed. Left to itself glibc raises this threshold after the first such free, and
         // later buffers of every size then fragment the heap, so the peak grows with the catalog.
