@@ -71,7 +71,7 @@ public struct Builder: Sendable {
         defer { pool.shutDown() }
         let records = RecordCache(store: workspace.store)
         let output = OutputFolder(directory: request.output, statCache: workspace.statCache)
-        let source = try reading.source(for: request, statCache: workspace.statCache)
+        let source = try reading.source(statCache: workspace.statCache)
         // Made first: it cleans up after a build that was killed while writing the folder.
         let cleaningWriter = OutputWriter(folder: output, records: records, journal: .output(output, outline: source.outline))
         let assetCatalog = try request.xcassets.map {
@@ -104,17 +104,18 @@ public struct Builder: Sendable {
             return BuildReport(cards: source.outline.cachedResults,
                                seconds: (ContinuousClock.now - start).seconds, removed: [],
                                parallelism: parallelism, remoteCache: await workspace.finishRemote(),
-                               inputs: Self.inputs(imagePaths: source.outline.imagePaths, request: request, fonts: fonts))
+                               inputs: Self.inputs(of: source.outline, request: request, fonts: fonts))
         }
         // A catalog known by its kept outline is parsed now: the same bytes, unless the file changed
         // since the stat cache looked. Then the build is of the bytes parsed, and records no whole build.
         let built = try reading.catalog()
         let (wholeCatalog, catalog) = (built.whole, built.catalog)
-        let writer: OutputWriter
+        let (outline, writer): (CatalogOutline, OutputWriter)
         if built.whole.digest == source.digest {
-            writer = cleaningWriter
+            (outline, writer) = (source.outline, cleaningWriter)
         } else {
-            writer = OutputWriter(folder: output, records: records, journal: .output(output, outline: CatalogOutline(catalog)))
+            outline = CatalogOutline(catalog)
+            writer = OutputWriter(folder: output, records: records, journal: .output(output, outline: outline))
             wholeBuild = nil
         }
 
@@ -169,13 +170,12 @@ public struct Builder: Sendable {
         let collected = workspace.finishBuild()
         return BuildReport(cards: results, seconds: (ContinuousClock.now - start).seconds, removed: removed,
                            parallelism: parallelism, collected: collected, remoteCache: remoteTraffic,
-                           inputs: Self.inputs(imagePaths: catalog.cards.map(\.imageFileSystemPath), request: request, fonts: fonts))
+                           inputs: Self.inputs(of: outline, request: request, fonts: fonts))
     }
 
-    /// The files a build read: the catalog, the images at `imagePaths`, and the fonts once resolved.
-    private static func inputs(imagePaths: some Sequence<String>, request: BuildRequest, fonts: FontResolver) -> Set<URL> {
-        // Paths first: most catalogs repeat images, and a URL is slower to make than a path to compare.
-        Set([request.catalog.standardizedFileURL] + Set(imagePaths).map {
+    /// The files a build of the cards of `outline` read: the catalog, their images, and the fonts once resolved.
+    private static func inputs(of outline: CatalogOutline, request: BuildRequest, fonts: FontResolver) -> Set<URL> {
+        Set([request.catalog.standardizedFileURL] + outline.imagePaths.map {
             URL(fileURLWithPath: $0, isDirectory: false)
         }).union(fonts.files)
     }

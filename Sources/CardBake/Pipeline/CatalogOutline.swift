@@ -50,17 +50,6 @@ struct CatalogOutline: Sendable, Equatable {
     struct Source: Sendable {
         let outline: CatalogOutline
         let digest: ContentDigest?
-
-        init(outline: CatalogOutline, digest: ContentDigest?) {
-            self.outline = outline
-            self.digest = digest
-        }
-
-        /// The outline of `catalog`, from a file whose bytes have `digest` (a shard's cards come from
-        /// the whole catalog's file).
-        init(_ catalog: Catalog, digest: ContentDigest?) {
-            self.init(outline: CatalogOutline(catalog), digest: digest)
-        }
     }
 
     /// The report line of each card, all cached.
@@ -206,21 +195,31 @@ extension CatalogOutline {
     }
 }
 
+extension CatalogOutline.Source {
+    /// The outline of `catalog`, from a file whose bytes have `digest` (a shard's cards come from the
+    /// whole catalog's file).
+    init(_ catalog: Catalog, digest: ContentDigest?) {
+        self.init(outline: CatalogOutline(catalog), digest: digest)
+    }
+}
+
 /// How a build or `check` comes by its catalog: parsed before the cache is held, so that one that
 /// does not validate is refused at once; unless the last whole build kept its outline and the file's
 /// status is unchanged. Then it is parsed only when the stat cache finds its bytes changed, or when
 /// the command needs more than the outline.
 struct CatalogReading<Parsed> {
+    private let request: BuildRequest
     private let saved: CatalogOutline.Saved?
     private let parse: () throws -> Parsed
     private let outline: (Parsed) -> CatalogOutline.Source
     /// The catalog, once parsed.
     private(set) var parsed: Parsed?
 
-    /// Parses the catalog with `parse` now, unless an outline is kept for it; `outline` makes the
-    /// outline of a parsed one. Throws what `parse` throws.
+    /// Parses the catalog of `request` with `parse` now, unless an outline is kept for it; `outline`
+    /// makes the outline of a parsed one. Throws what `parse` throws.
     init(request: BuildRequest, parse: @escaping () throws -> Parsed,
          outline: @escaping (Parsed) -> CatalogOutline.Source) throws {
+        self.request = request
         saved = CatalogOutline.Saved.kept(for: request)
         self.parse = parse
         self.outline = outline
@@ -229,7 +228,7 @@ struct CatalogReading<Parsed> {
 
     /// The catalog's outline, from the kept one when the stat cache finds the file's bytes unchanged,
     /// or else from the catalog parsed. Call holding the cache.
-    mutating func source(for request: BuildRequest, statCache: StatCache) throws -> CatalogOutline.Source {
+    mutating func source(statCache: StatCache) throws -> CatalogOutline.Source {
         if parsed == nil, let kept = saved?.source(for: request, statCache: statCache) {
             return kept
         }

@@ -52,7 +52,7 @@ public struct Checker: Sendable {
         let statCache = StatCache(loading: read.savedStatCache)
         let fonts = FontResolver()
         let output = OutputFolder(directory: request.output, statCache: statCache)
-        let source = try reading.source(for: request, statCache: statCache)
+        let source = try reading.source(statCache: statCache)
         if try await isBuiltAsAWhole(source, in: output, fonts: fonts, installedFonts: read.installedFonts) {
             // The whole-build record does not cover the asset catalog, which lives elsewhere.
             return assetCatalogFindings(for: CardManifest.read(from: output.manifestURL)?.cards ?? [], statCache: statCache)

@@ -23,7 +23,7 @@ struct CatalogOutlineTests {
             return try request.loadCatalog()
         }, outline: { CatalogOutline.Source($0, digest: $0.digest) })
         let statCache = StatCache(loadingFrom: fixture.cache.appendingPathComponent(CacheWorkspace.statCacheFile))
-        let source = try reading.source(for: request, statCache: statCache)
+        let source = try reading.source(statCache: statCache)
         return (source, parses)
     }
 
