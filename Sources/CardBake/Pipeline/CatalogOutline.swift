@@ -30,21 +30,6 @@ struct CatalogOutline: Sendable, Equatable {
     /// Each distinct font request, sorted.
     let fontRequests: [FontRequest]
 
-    init(_ catalog: Catalog) {
-        cards = catalog.cards.map {
-            Card(id: $0.id, index: $0.index, scales: $0.style.scales, fileExtension: $0.style.output.kind.fileExtension)
-        }
-        // Each distinct path made normal once: catalogs repeat their images.
-        imagePaths = Set(Set(catalog.cards.map(\.imagePath)).map(NormalPath.inCurrentDirectory)).sorted()
-        fontRequests = Set(catalog.cards.flatMap { [$0.style.title.fontRequest, $0.style.description.fontRequest] }).sorted()
-    }
-
-    init(cards: [Card], imagePaths: [String], fontRequests: [FontRequest]) {
-        self.cards = cards
-        self.imagePaths = imagePaths
-        self.fontRequests = fontRequests
-    }
-
     /// A catalog's outline and the digest of the catalog file's bytes it was made from (nil for a
     /// catalog not read from a file, which is never built as a whole).
     struct Source: Sendable {
@@ -192,6 +177,19 @@ extension CatalogOutline {
                 return Saved(key: key, outline: CatalogOutline(cards: cards, imagePaths: imagePaths, fontRequests: fontRequests))
             }
         }
+    }
+}
+
+extension CatalogOutline {
+    /// The outline of `catalog`'s cards.
+    init(_ catalog: Catalog) {
+        let cards = catalog.cards.map {
+            Card(id: $0.id, index: $0.index, scales: $0.style.scales, fileExtension: $0.style.output.kind.fileExtension)
+        }
+        // Each distinct path made normal once: catalogs repeat their images.
+        let imagePaths = Set(Set(catalog.cards.map(\.imagePath)).map(NormalPath.inCurrentDirectory)).sorted()
+        let fontRequests = Set(catalog.cards.flatMap { [$0.style.title.fontRequest, $0.style.description.fontRequest] })
+        self.init(cards: cards, imagePaths: imagePaths, fontRequests: fontRequests.sorted())
     }
 }
 
