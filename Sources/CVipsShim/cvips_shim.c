@@ -130,6 +130,43 @@ int cvips_image_new_from_owned_memory(void *data, size_t size, int width, int he
 }
 
 typedef struct {
+    cvips_fill_rows fill;
+    void *context;
+    void (*release)(void *context);
+} CvipsGenerator;
+
+static int cvips_generate_rows(VipsRegion *out, void *sequence, void *a, void *b, gboolean *stop) {
+    CvipsGenerator *generator = a;
+    VipsRect *rect = &out->valid;
+    generator->fill(generator->context, rect->left, rect->top, rect->width, rect->height,
+                    VIPS_REGION_ADDR(out, rect->left, rect->top), VIPS_REGION_LSKIP(out));
+    return 0;
+}
+
+static void cvips_release_generator(VipsImage *image, gpointer data) {
+    CvipsGenerator *generator = data;
+    generator->release(generator->context);
+    g_free(generator);
+}
+
+int cvips_image_new_generated(int width, int height, int bands, cvips_fill_rows fill, void *context,
+                              void (*release)(void *context), VipsImage **out) {
+    VipsImage *image = vips_image_new();
+    vips_image_init_fields(image, width, height, bands, VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
+                           VIPS_INTERPRETATION_sRGB, 1.0, 1.0);
+    CvipsGenerator *generator = g_new(CvipsGenerator, 1);
+    *generator = (CvipsGenerator) { fill, context, release };
+    g_signal_connect(image, "postclose", G_CALLBACK(cvips_release_generator), generator);
+    if (vips_image_pipelinev(image, VIPS_DEMAND_STYLE_THINSTRIP, NULL)
+        || vips_image_generate(image, NULL, cvips_generate_rows, NULL, generator, NULL)) {
+        g_object_unref(image);
+        return -1;
+    }
+    *out = image;
+    return 0;
+}
+
+typedef struct {
     const void *buffer;
     size_t length;
     VipsForeignClass *found;

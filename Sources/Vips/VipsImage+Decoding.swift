@@ -84,7 +84,7 @@ extension VipsImage {
         // Keep colour and at most one alpha band (some TIFFs carry extra bands).
         let wanted = eightBit.hasAlpha ? 4 : 3
         let bands = eightBit.bands == wanted ? eightBit : try eightBit.extractBands(0, count: min(wanted, eightBit.bands))
-        return try make("copy_memory", computes: true) { cvips_copy_memory(bands.pointer, $0) }
+        return try bands.inMemory()
     }
 
     /// Runs `body` with a source over `encoded`, which libvips reads in place: everything that reads

@@ -24,6 +24,34 @@ extension VipsImage {
         }
     }
 
+    /// An 8-bit sRGB image of `width × height` pixels of `bands` samples that holds no pixels: `fill` paints
+    /// the rows asked for whenever libvips computes them (an encoder asks a strip at a time), so encoding it
+    /// never holds the whole bitmap. Each read of the image paints again. `fill` may run on several threads
+    /// at once, for different rows; it is given the rows, the columns, and their memory with rows
+    /// `rowBytes` apart.
+    public static func generated(width: Int, height: Int, bands: Int,
+                                 fill: @escaping @Sendable (_ rows: Range<Int>, _ columns: Range<Int>,
+                                                            _ memory: UnsafeMutableRawPointer, _ rowBytes: Int) -> Void)
+        throws(VipsError) -> VipsImage {
+        let context = Unmanaged.passRetained(RowFiller(fill)).toOpaque()
+        return try make("generate") { out in
+            cvips_image_new_generated(Int32(width), Int32(height), Int32(bands), { context, left, top, width, height, memory, rowBytes in
+                guard let context, let memory else { return }
+                Unmanaged<RowFiller>.fromOpaque(context).takeUnretainedValue()
+                    .fill(Int(top)..<Int(top + height), Int(left)..<Int(left + width), memory, rowBytes)
+            }, context, { context in
+                guard let context else { return }
+                Unmanaged<RowFiller>.fromOpaque(context).release()
+            }, out)
+        }
+    }
+
+    /// The image computed into memory, so that reading it again reads memory rather than computing
+    /// it again (decoders are sequential; a ``generated(width:height:bands:fill:)`` image paints again).
+    public func inMemory() throws(VipsError) -> VipsImage {
+        try Self.make("copy_memory", computes: true) { cvips_copy_memory(pointer, $0) }
+    }
+
     /// Computes the image and returns its samples, interleaved, row by row, converted to `Sample`.
     public func pixels<Sample: VipsSample>(as _: Sample.Type = Sample.self) throws(VipsError) -> [Sample] {
         let converted = format == Sample.bandFormat ? self : try cast(to: Sample.bandFormat)
@@ -58,4 +86,13 @@ extension UInt8: VipsSample {
 
 extension Float: VipsSample {
     public static var bandFormat: VipsBandFormat { VIPS_FORMAT_FLOAT }
+}
+
+/// The closure behind a ``VipsImage/generated(width:height:bands:fill:)`` image, kept alive by the image.
+private final class RowFiller: Sendable {
+    let fill: @Sendable (Range<Int>, Range<Int>, UnsafeMutableRawPointer, Int) -> Void
+
+    init(_ fill: @escaping @Sendable (Range<Int>, Range<Int>, UnsafeMutableRawPointer, Int) -> Void) {
+        self.fill = fill
+    }
 }

@@ -50,6 +50,17 @@ const char *cvips_find_loader(const void *buffer, size_t length, const char **de
 int cvips_image_new_from_owned_memory(void *data, size_t size, int width, int height, int bands,
                                       VipsBandFormat format, VipsImage **out);
 
+/// Fills `height` rows from `top` of a generated image, `width` pixels from `left`, at `memory`, whose
+/// rows are `row_bytes` apart. May be called from several threads at once, for different rows.
+typedef void (*cvips_fill_rows)(void *context, int left, int top, int width, int height, void *memory,
+                                size_t row_bytes);
+
+/// An 8-bit sRGB image of `width × height` pixels of `bands` samples whose pixels `fill` computes when they
+/// are asked for, a strip at a time; nothing is held in memory. `release` is called with `context` once when
+/// the image closes, or here on failure.
+int cvips_image_new_generated(int width, int height, int bands, cvips_fill_rows fill, void *context,
+                              void (*release)(void *context), VipsImage **out);
+
 /// Computes the image into `memory` (`size` bytes: width × height × bands samples of its format, interleaved).
 int cvips_write_to_memory(VipsImage *in, void *memory, size_t size);
 

@@ -16,7 +16,7 @@ extension BackgroundImage {
     /// background is tiny (a blur this wide is low-frequency), so every output pixel reads 4 × 4
     /// of its samples, and writing the card-sized result is most of the work. The horizontal pass
     /// is done once, over the source's few rows; each band of output rows then reads four of them.
-    package struct Enlargement {
+    package struct Enlargement: Sendable {
         package let width: Int
         package let height: Int
         private let wideRows: [Float]
@@ -71,7 +71,7 @@ extension BackgroundImage {
 
 /// For each output position along one axis, the four source positions a Catmull-Rom cubic reads
 /// (clamped to the edges) and their weights.
-private struct CubicTaps {
+private struct CubicTaps: Sendable {
     struct Taps {
         var indices: [Int]
         var weights: [Float]

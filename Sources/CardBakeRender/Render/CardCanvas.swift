@@ -9,11 +9,11 @@ import Vips
 /// gradient over half the photo), so painting only their rectangles is several times cheaper.
 ///
 /// Layers are read by ``draw(_:)``, which keeps their pixels and not their libvips images, and
-/// painted by ``bitmap()`` a band of rows at a time, each band rounded into the 8-bit result as soon
-/// as it is done: a worker holds one band of floats, not a float copy of the whole card (18 MB at
-/// 3x). Every pixel sees the same operations in the same order either way, so the bitmap does not
-/// depend on the band height.
-package struct CardCanvas {
+/// painted as libvips reads ``bitmap()``, a band of rows at a time, each band rounded into the rows
+/// libvips asked for as soon as it is done: a worker holds a band of floats and the strip being
+/// encoded, not the card (18 MB of floats or 4.7 MB of bytes at 3x). Every pixel sees the same
+/// operations in the same order either way, so the bitmap does not depend on the band height.
+package struct CardCanvas: Sendable {
     package let width: Int
     package let height: Int
     private let background: BackgroundImage.Enlargement
@@ -46,25 +46,37 @@ package struct CardCanvas {
     }
 
     /// The painted card as an 8-bit sRGB image: every sample rounded to the nearest integer (ties
-    /// to even, as libvips' `rint`) and clipped to 0–255.
+    /// to even, as libvips' `rint`) and clipped to 0–255. The image holds no pixels: libvips has the
+    /// rows it asks for painted when it computes them, so encoding the card never holds its whole
+    /// bitmap, and each read paints again (use `inMemory()` for an image read more than once).
     package func bitmap(rowsPerBand: Int = CardCanvas.rowsPerBand) throws(VipsError) -> VipsImage {
+        try VipsImage.generated(width: width, height: height, bands: 3) { [self] rows, columns, memory, rowBytes in
+            paint(rows: rows, columns: columns, into: memory, rowBytes: rowBytes, rowsPerBand: rowsPerBand)
+        }
+    }
+
+    /// Paints `rows`, `rowsPerBand` at a time in floats, and rounds their `columns` into `memory`,
+    /// whose rows are `rowBytes` apart.
+    private func paint(rows: Range<Int>, columns: Range<Int>, into memory: UnsafeMutableRawPointer, rowBytes: Int,
+                       rowsPerBand: Int) {
         let rowLength = width * 3
-        var band = [Float](repeating: 0, count: min(rowsPerBand, height) * rowLength)
-        return try VipsImage.fromPixels(width: width, height: height, bands: 3) { (bytes: UnsafeMutableBufferPointer<UInt8>) in
-            band.withUnsafeMutableBufferPointer { band in
-                for first in stride(from: 0, to: height, by: rowsPerBand) {
-                    let rows = first..<min(first + rowsPerBand, height)
-                    background.fill(rows: rows, into: band)
-                    for layer in layers {
-                        paint(layer, rows: rows, into: band)
-                    }
-                    let offset = first * rowLength
-                    for index in 0..<rows.count * rowLength {
-                        bytes[offset + index] = Self.roundedByte(band[index])
+        var band = [Float](repeating: 0, count: min(rowsPerBand, rows.count) * rowLength)
+        band.withUnsafeMutableBufferPointer { band in
+            for first in stride(from: rows.lowerBound, to: rows.upperBound, by: rowsPerBand) {
+                let painted = first..<min(first + rowsPerBand, rows.upperBound)
+                background.fill(rows: painted, into: band)
+                for layer in layers {
+                    paint(layer, rows: painted, into: band)
+                }
+                for row in painted {
+                    let bytes = (memory + (row - rows.lowerBound) * rowBytes).assumingMemoryBound(to: UInt8.self)
+                    let start = (row - first) * rowLength + columns.lowerBound * 3
+                    for index in 0..<columns.count * 3 {
+                        bytes[index] = Self.roundedByte(band[start + index])
                     }
                 }
             }
-        }.labelledSRGB()
+        }
     }
 
     /// `sample` clipped to 0–255 and rounded to the nearest integer, ties to even. Adding 2²³ makes
@@ -150,8 +162,8 @@ package struct CardCanvas {
 
 /// A layer drawn on a canvas: its pixels, read once, what they paint and where, and the part of the
 /// canvas it covers. It does not keep the layer's libvips image, which can go once drawn.
-private struct LayerPixels {
-    enum Samples {
+private struct LayerPixels: Sendable {
+    enum Samples: Sendable {
         case bytes([UInt8])
         case floats([Float])
     }

@@ -82,7 +82,8 @@ package struct PreparedCard: Sendable {
         let smallest = card.style.scales.min() ?? 1
         try cancellation.check()
         let (smallestBitmap, placeholder) = try painting(scale: smallest, within: budget) {
-            let measured = try paint(scale: smallest, background: background)
+            // Measured and encoded: painted once, into memory.
+            let measured = try paint(scale: smallest, background: background).inMemory()
             return (scales.contains(smallest) ? try encoded(measured) : nil, try CardPlaceholder.measure(measured))
         }
         var bitmaps = try render(scales: scales.filter { $0 != smallest }, background: background, budget: budget,

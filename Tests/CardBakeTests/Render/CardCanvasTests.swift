@@ -112,5 +112,16 @@ struct CardCanvasTests {
         }
         // The layers did paint: the RGB layer's first pixel is its own.
         #expect(whole.pixel(2, 3) == [0, 11, 22])
+        // libvips may ask for any window of the bitmap: a part painted alone is that part of the whole.
+        let part = try Bitmap(canvas.bitmap().cropped(x: 3, y: 4, width: 11, height: 9))
+        for y in 0..<9 {
+            for x in 0..<11 {
+                #expect(part.pixel(x, y) == whole.pixel(x + 3, y + 4), "pixel \(x), \(y) of the part")
+            }
+        }
+        // Encoding paints the rows as the encoder asks for them: the same image as one painted into memory.
+        let bitmap = try canvas.bitmap()
+        let encoded = try VipsImage.decode(bitmap.encoded(as: .png(compression: 2, filter: .all)), maxWidth: 1000)
+        #expect(try Bitmap(encoded).samples == Bitmap(bitmap.inMemory()).samples)
     }
 }
