@@ -167,7 +167,7 @@ public struct Builder: Sendable {
             keepOutline(source, statCache: workspace.statCache)
         }
         let remoteTraffic = await workspace.finishRemote()
-        let collected = workspace.finishBuild()
+        let collected = await workspace.finishBuild()
         return BuildReport(cards: results, seconds: (ContinuousClock.now - start).seconds, removed: removed,
                            parallelism: parallelism, collected: collected, remoteCache: remoteTraffic,
                            inputs: Self.inputs(of: outline, request: request, fonts: fonts))
@@ -233,45 +233,57 @@ public struct Builder: Sendable {
     /// Stages 1 to 4: each card's line in the report, in catalog order, with the manifest entry of
     /// each card cached or rendered put in `spool`. A build holds no more of a card than its line:
     /// stages 1 and 2 run a ``window`` of cards at a time, and a card to render is planned and
-    /// looked up again as it renders.
+    /// looked up again as it renders. Stages 3 and 4 run beside them: a window's cards to render go
+    /// to the renderers as soon as it is looked up, so an edit's card renders while the rest of the
+    /// catalog is planned.
     private func cardResults(of cards: [Card], planner: Planner, coverageMemo: TextCoverageMemo, records: RecordCache,
                              output: OutputFolder, spool: EntrySpool, pool: WorkerPool, cancellation: Cancellation,
                              events: @escaping @Sendable (BuildEvent) -> Void) async throws -> [BuildReport.CardResult] {
         let lookUp = CacheLookUp(records: records, outputs: output)
         var results = [BuildReport.CardResult?](repeating: nil, count: cards.count)
-        var toRender: [(position: Int, found: PartlyCached)] = []
-        // Started once the first card to render is known, so that libvips and the text layout start
-        // while the rest of the catalog is planned rather than after it.
-        var warmingUp: Task<Void, Never>?
+        let progress = RenderProgress(events)
+        let stop = Cancellation(following: cancellation)
+        // A card to render goes to the renderers as soon as its window is looked up, so that rendering
+        // (and libvips' start) overlaps planning the rest of the catalog.
+        let (toRender, renderers) = AsyncStream.makeStream(of: (position: Int, found: PartlyCached).self)
+        async let rendered = renderAndStore(toRender, of: cards, planner: planner, lookUp: lookUp, spool: spool,
+                                            pool: pool, stop: stop, progress: progress)
+        var queued = 0
         do {
             for start in stride(from: 0, to: cards.count, by: Self.window) {
                 let window = Array(cards[start..<min(start + Self.window, cards.count)])
                 let plans = await Self.plan(window, planner: planner, pool: pool)
                 coverageMemo.keep()
                 let found = await Self.lookUp(plans, with: lookUp, width: request.jobs)
-                for (offset, (card, (planned, found))) in zip(window, zip(plans, found)).enumerated() {
-                    if case .failure(let failure) = planned {
-                        results[start + offset] = .failed(failure)
-                    } else if let cached = found?.cached {
-                        try spool.put(cached.entry, at: start + offset)
-                        results[start + offset] = .cached(card, warnings: cached.plan.warnings)
-                    } else if let found {
-                        toRender.append((start + offset, PartlyCached(found)))
+                let cached = found.map { $0?.cached }
+                // The window's cards to render go first: the renderers start before its cached entries are spooled.
+                for (offset, (found, cached)) in zip(found, cached).enumerated() {
+                    if let found, cached == nil {
+                        renderers.yield((start + offset, PartlyCached(found)))
+                        queued += 1
                     }
                 }
-                if warmingUp == nil, !toRender.isEmpty {
-                    warmingUp = Task.detached(priority: .userInitiated) { Self.warmUp() }
+                for (offset, (card, (planned, cached))) in zip(window, zip(plans, cached)).enumerated() {
+                    if case .failure(let failure) = planned {
+                        results[start + offset] = .failed(failure)
+                    } else if let cached {
+                        try spool.put(cached.entry, at: start + offset)
+                        results[start + offset] = .cached(card, warnings: cached.plan.warnings)
+                    }
                 }
             }
         } catch {
-            // The process may end on this error: not while libvips is starting.
-            await warmingUp?.value
+            stop.cancel()
+            renderers.finish()
+            _ = try? await rendered
             throw error
         }
-        events(.planned(total: cards.count, toRender: toRender.count, failed: results.count { $0?.status == .failed }))
-        await warmingUp?.value
-        try await renderAndStore(toRender, of: cards, into: &results, planner: planner, lookUp: lookUp, spool: spool,
-                                 pool: pool, cancellation: cancellation, events: events)
+        renderers.finish()
+        progress.planned(total: cards.count, toRender: queued, failed: results.count { $0?.status == .failed })
+        for (position, result) in try await rendered {
+            results[position] = result
+        }
+        try cancellation.check()
         return results.map { $0! }
     }
 
@@ -290,32 +302,41 @@ public struct Builder: Sendable {
         }
     }
 
-    /// Stages 3 and 4 for the cards at the `positions` in `cards`, with what the look-up `found` of
-    /// each: plans each again, renders what the cache lacks on the pool and stores it, `jobs` cards
-    /// at a time, and puts its entry in `spool`. A store that fails to write stops the build with
-    /// that error; a card that fails is its own result. Each card's line in the report goes to
-    /// `results` at its position as the card finishes.
-    private func renderAndStore(_ positions: [(position: Int, found: PartlyCached)], of cards: [Card],
-                                into results: inout [BuildReport.CardResult?], planner: Planner, lookUp: CacheLookUp,
-                                spool: EntrySpool, pool: WorkerPool, cancellation: Cancellation,
-                                events: @escaping @Sendable (BuildEvent) -> Void) async throws {
-        guard !positions.isEmpty else { return }
-        // libvips has started (the warm-up in `cardResults`) only because there is something to render;
-        // a failure to start is reported here, before the workers use it.
+    /// Stages 3 and 4 for the cards `toRender` gives by their positions in `cards`, with what the
+    /// look-up found of each: plans each again, renders what the cache lacks on the pool and stores
+    /// it, `jobs` cards at a time, and puts its entry in `spool`; returns each card's line of the
+    /// report with its position. libvips starts with the first card; none starts it for a build that
+    /// renders nothing. A store that fails to write stops the build with that error; a card that fails
+    /// is its own result.
+    private func renderAndStore(_ toRender: AsyncStream<(position: Int, found: PartlyCached)>, of cards: [Card],
+                                planner: Planner, lookUp: CacheLookUp, spool: EntrySpool, pool: WorkerPool,
+                                stop: Cancellation, progress: RenderProgress) async throws
+        -> [(position: Int, result: BuildReport.CardResult)] {
+        var waiting = toRender.makeAsyncIterator()
+        guard let first = await waiting.next() else { return [] }
+        // A failure to start is reported here, before the workers use libvips.
         try Vips.start()
-        Vips.setThreadsPerPipeline(Self.threadsPerPipeline(workers: min(request.jobs, positions.count)))
         let rendering = CardRendering(pool: pool, records: lookUp.records, maxPixels: request.maxPixels,
                                       budget: PaintBudget(workers: request.jobs, cpus: UsableCPUs.current.count))
-        // What parsing the catalog and stages 1 and 2 freed goes back before the workers paint: their
-        // large buffers are mapped afresh rather than carved from it, so it would add to the peak.
+        // What parsing the catalog and planning freed goes back before the workers paint: their large
+        // buffers are mapped afresh rather than carved from it, so it would add to the peak.
         rendering.freeMemory.giveBack()
         let storing = CardStoring(records: lookUp.records)
         let previous = Task { PreviousEntries(lookUp.outputs.manifestInPlace) }
-        let stop = Cancellation(following: cancellation)
-        let done = Counter()
+        var results: [(position: Int, result: BuildReport.CardResult)] = []
         // The write failure of the first card in catalog order that had one.
         var stoppedBy: (position: Int, error: FileSystemError)?
-        await positions.concurrentForEach(width: request.jobs) { position, partly -> RenderAttempt in
+        var (taken, pending) = (0, Optional(first))
+        let next = { () async -> (position: Int, found: PartlyCached)? in
+            var card = pending.take()
+            if card == nil { card = await waiting.next() }
+            guard let card else { return nil }
+            // A rebuild of one card gives its pipelines every CPU; a build of many, one thread each.
+            taken += 1
+            Vips.setThreadsPerPipeline(Self.threadsPerPipeline(workers: min(self.request.jobs, taken)))
+            return card
+        }
+        await forEachConcurrently(width: request.jobs, next: next) { position, partly -> RenderAttempt in
             let card = cards[position]
             let clock = ContinuousClock.now
             let attempt: RenderAttempt
@@ -334,26 +355,25 @@ public struct Builder: Sendable {
                     result = .rendered(card, seconds: (ContinuousClock.now - clock).seconds, stages: rendered.stages,
                                        reason: change.description, warnings: plan.warnings)
                 }
-                attempt = RenderAttempt(result)
+                attempt = RenderAttempt(result, at: position)
             } catch {
                 if error is FileSystemError { stop.cancel() }
                 attempt = RenderAttempt(.failed(CardFailure(card: card, error: error),
                                                 seconds: (ContinuousClock.now - clock).seconds),
-                                        stoppedBy: error)
+                                        at: position, stoppedBy: error)
             }
             if !(attempt.error is BuildCancelled) {
-                events(.finished(attempt.result, done: done.increment(), of: positions.count))
+                progress.finished(attempt.result)
             }
             return attempt
-        } receive: { offset, attempt in
-            let position = positions[offset].position
-            results[position] = attempt.result
-            if let error = attempt.error as? FileSystemError, stoppedBy.map({ position < $0.position }) ?? true {
-                stoppedBy = (position, error)
+        } receive: { _, attempt in
+            results.append((attempt.position, attempt.result))
+            if let error = attempt.error as? FileSystemError, stoppedBy.map({ attempt.position < $0.position }) ?? true {
+                stoppedBy = (attempt.position, error)
             }
         }
         if let stoppedBy { throw stoppedBy.error }
-        try cancellation.check()
+        return results
     }
 
     /// Stage 5: every card's files, `width` cards at a time from a ``window`` of the cards with an
@@ -442,10 +462,13 @@ struct WrittenCards {
 /// One card's way through rendering and storing, with the error that stopped it, if any.
 private struct RenderAttempt: Sendable {
     let result: BuildReport.CardResult
+    /// The card's position in the catalog.
+    let position: Int
     let error: (any Error)?
 
-    init(_ result: BuildReport.CardResult, stoppedBy error: (any Error)? = nil) {
+    init(_ result: BuildReport.CardResult, at position: Int, stoppedBy error: (any Error)? = nil) {
         self.result = result
+        self.position = position
         self.error = error
     }
 }

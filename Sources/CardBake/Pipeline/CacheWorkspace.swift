@@ -72,15 +72,21 @@ struct CacheWorkspace {
     /// use of every entry it used and its hit rates for the next build and for `cache gc` and
     /// `cache stats`; then, with a size limit, collects the cache down to it. A failure to save only costs the next build some reading, or some order of
     /// collection; a collection that fails leaves the cache as it was. Returns what was collected.
-    func finishBuild() -> CacheCollection? {
+    func finishBuild() async -> CacheCollection? {
         guard let folder else { return nil }
         let now = Int64(Date().timeIntervalSince1970)
-        try? statCache.save(to: folder.appendingPathComponent(Self.statCacheFile))
-        try? store.save(to: folder.appendingPathComponent(Self.indexFile))
-        try? textCoverage.save(to: folder.appendingPathComponent(Self.textCoverageFile))
-        var uses = CacheEntryUses(loadingFrom: folder)
-        store.forEachUsedEntry { uses.use($0, at: now) }
-        try? uses.save(in: folder)
+        let (statCache, store, textCoverage) = (statCache, store, textCoverage)
+        // Four files of their own, written at once.
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? statCache.save(to: folder.appendingPathComponent(Self.statCacheFile)) }
+            group.addTask { try? store.save(to: folder.appendingPathComponent(Self.indexFile)) }
+            group.addTask { try? textCoverage.save(to: folder.appendingPathComponent(Self.textCoverageFile)) }
+            group.addTask {
+                var uses = CacheEntryUses(loadingFrom: folder)
+                store.forEachUsedEntry { uses.use($0, at: now) }
+                try? uses.save(in: folder)
+            }
+        }
         try? CacheUseRecord(finished: now, store: store.usage, statCache: statCache).save(in: folder)
         guard let maxBytes else { return nil }
         return try? CacheMaintenance.collect(in: folder, limit: CacheLimit(maxBytes: maxBytes), now: now)

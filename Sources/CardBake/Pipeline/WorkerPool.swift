@@ -106,28 +106,31 @@ extension Sequence where Element: Sendable {
     ) async -> [Output] {
         let items = Array(self)
         var results = [Output?](repeating: nil, count: items.count)
-        await items.concurrentForEach(width: width, transform) { results[$0] = $1 }
+        var remaining = items.makeIterator()
+        await forEachConcurrently(width: width, next: { remaining.next() }, transform) { results[$0] = $1 }
         return results.map { $0! }
     }
+}
 
-    /// `transform` of every element, at most `width` at a time, each output handed to `receive` on
-    /// the caller's task with its element's offset as soon as it is ready (so not in order): for a
-    /// caller that keeps less of an output than the output itself.
-    func concurrentForEach<Output: Sendable>(
-        width: Int, _ transform: @escaping @Sendable (Element) async -> Output, receive: (Int, Output) -> Void
-    ) async {
-        await withTaskGroup(of: (Int, Output).self) { group in
-            var started = 0
-            for (index, item) in enumerated() {
-                if started >= Swift.max(1, width), let (done, output) = await group.next() {
-                    receive(done, output)
-                }
-                group.addTask { (index, await transform(item)) }
-                started += 1
-            }
-            for await (done, output) in group {
+/// `transform` of each element `next` gives until it gives nil, at most `width` at a time, each output
+/// handed to `receive` on the caller's task with its element's offset as soon as it is ready (so not in
+/// order). `next` is asked for an element only when one of the `width` places is free.
+func forEachConcurrently<Element: Sendable, Output: Sendable>(
+    width: Int, next: () async -> Element?, _ transform: @escaping @Sendable (Element) async -> Output,
+    receive: (Int, Output) -> Void
+) async {
+    await withTaskGroup(of: (Int, Output).self) { group in
+        var started = 0
+        while true {
+            if started >= max(1, width), let (done, output) = await group.next() {
                 receive(done, output)
             }
+            guard let item = await next() else { break }
+            group.addTask { [started] in (started, await transform(item)) }
+            started += 1
+        }
+        for await (done, output) in group {
+            receive(done, output)
         }
     }
 }
