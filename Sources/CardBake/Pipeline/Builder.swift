@@ -240,14 +240,14 @@ public struct Builder: Sendable {
                              output: OutputFolder, spool: EntrySpool, pool: WorkerPool, cancellation: Cancellation,
                              events: @escaping @Sendable (BuildEvent) -> Void) async throws -> [BuildReport.CardResult] {
         let lookUp = CacheLookUp(records: records, outputs: output)
-        var results = [BuildReport.CardResult?](repeating: nil, count: cards.count)
+        let lines = ReportLines(count: cards.count)
         let progress = RenderProgress(events)
         let stop = Cancellation(following: cancellation)
         // A card to render goes to the renderers as soon as its window is looked up, so that rendering
         // (and libvips' start) overlaps planning the rest of the catalog.
-        let (toRender, renderers) = AsyncStream.makeStream(of: (position: Int, found: PartlyCached).self)
-        async let rendered = renderAndStore(toRender, of: cards, planner: planner, lookUp: lookUp, spool: spool,
-                                            pool: pool, stop: stop, progress: progress)
+        let (toRender, renderers) = AsyncStream.makeStream(of: (position: Int, found: PartlyCached?).self)
+        async let rendered: Void = renderAndStore(toRender, of: cards, into: lines, planner: planner, lookUp: lookUp,
+                                                  spool: spool, pool: pool, stop: stop, progress: progress)
         var queued = 0
         do {
             for start in stride(from: 0, to: cards.count, by: Self.window) {
@@ -259,16 +259,16 @@ public struct Builder: Sendable {
                 // The window's cards to render go first: the renderers start before its cached entries are spooled.
                 for (offset, (found, cached)) in zip(found, cached).enumerated() {
                     if let found, cached == nil {
-                        renderers.yield((start + offset, PartlyCached(found)))
+                        renderers.yield((start + offset, PartlyCached.of(found)))
                         queued += 1
                     }
                 }
                 for (offset, (card, (planned, cached))) in zip(window, zip(plans, cached)).enumerated() {
                     if case .failure(let failure) = planned {
-                        results[start + offset] = .failed(failure)
+                        lines.set(.failed(failure), at: start + offset)
                     } else if let cached {
                         try spool.put(cached.entry, at: start + offset)
-                        results[start + offset] = .cached(card, warnings: cached.plan.warnings)
+                        lines.set(.cached(card, warnings: cached.plan.warnings), at: start + offset)
                     }
                 }
             }
@@ -279,12 +279,10 @@ public struct Builder: Sendable {
             throw error
         }
         renderers.finish()
-        progress.planned(total: cards.count, toRender: queued, failed: results.count { $0?.status == .failed })
-        for (position, result) in try await rendered {
-            results[position] = result
-        }
+        progress.planned(total: cards.count, toRender: queued, failed: lines.failures)
+        try await rendered
         try cancellation.check()
-        return results.map { $0! }
+        return lines.all
     }
 
     /// Stage 1: every card's plan, or why it cannot be built, on the worker pool; in the cards' order.
@@ -304,16 +302,15 @@ public struct Builder: Sendable {
 
     /// Stages 3 and 4 for the cards `toRender` gives by their positions in `cards`, with what the
     /// look-up found of each: plans each again, renders what the cache lacks on the pool and stores
-    /// it, `jobs` cards at a time, and puts its entry in `spool`; returns each card's line of the
-    /// report with its position. libvips starts with the first card; none starts it for a build that
+    /// it, `jobs` cards at a time, puts its entry in `spool` and its line of the report in `lines`.
+    /// libvips starts with the first card; none starts it for a build that
     /// renders nothing. A store that fails to write stops the build with that error; a card that fails
     /// is its own result.
-    private func renderAndStore(_ toRender: AsyncStream<(position: Int, found: PartlyCached)>, of cards: [Card],
-                                planner: Planner, lookUp: CacheLookUp, spool: EntrySpool, pool: WorkerPool,
-                                stop: Cancellation, progress: RenderProgress) async throws
-        -> [(position: Int, result: BuildReport.CardResult)] {
+    private func renderAndStore(_ toRender: AsyncStream<(position: Int, found: PartlyCached?)>, of cards: [Card],
+                                into lines: ReportLines, planner: Planner, lookUp: CacheLookUp, spool: EntrySpool,
+                                pool: WorkerPool, stop: Cancellation, progress: RenderProgress) async throws {
         var waiting = toRender.makeAsyncIterator()
-        guard let first = await waiting.next() else { return [] }
+        guard let first = await waiting.next() else { return }
         // A failure to start is reported here, before the workers use libvips.
         try Vips.start()
         let rendering = CardRendering(pool: pool, records: lookUp.records, maxPixels: request.maxPixels,
@@ -323,11 +320,10 @@ public struct Builder: Sendable {
         rendering.freeMemory.giveBack()
         let storing = CardStoring(records: lookUp.records)
         let previous = Task { PreviousEntries(lookUp.outputs.manifestInPlace) }
-        var results: [(position: Int, result: BuildReport.CardResult)] = []
         // The write failure of the first card in catalog order that had one.
         var stoppedBy: (position: Int, error: FileSystemError)?
         var (taken, pending) = (0, Optional(first))
-        let next = { () async -> (position: Int, found: PartlyCached)? in
+        let next = { () async -> (position: Int, found: PartlyCached?)? in
             var card = pending.take()
             if card == nil { card = await waiting.next() }
             guard let card else { return nil }
@@ -342,8 +338,8 @@ public struct Builder: Sendable {
             let attempt: RenderAttempt
             do {
                 let plan = try await pool.run { try planner.plan(card).get() }
-                // Looked up again only when an input changed since the look-up stage.
-                let found = if let found = partly.lookUp(for: plan) { found } else { await lookUp.lookUp(plan) }
+                // Looked up again when the look-up stage found nothing or an input changed since.
+                let found = if let found = partly?.lookUp(for: plan) { found } else { await lookUp.lookUp(plan) }
                 let result: BuildReport.CardResult
                 if let cached = found.cached {
                     try spool.put(cached.entry, at: position)
@@ -367,13 +363,12 @@ public struct Builder: Sendable {
             }
             return attempt
         } receive: { _, attempt in
-            results.append((attempt.position, attempt.result))
+            lines.set(attempt.result, at: attempt.position)
             if let error = attempt.error as? FileSystemError, stoppedBy.map({ attempt.position < $0.position }) ?? true {
                 stoppedBy = (attempt.position, error)
             }
         }
         if let stoppedBy { throw stoppedBy.error }
-        return results
     }
 
     /// Stage 5: every card's files, `width` cards at a time from a ``window`` of the cards with an
@@ -409,32 +404,28 @@ public struct Builder: Sendable {
     }
 }
 
-/// What the look-up stage found of a card the cache lacks in part, without its plan: its key, and
-/// nothing else for a card never built (40 bytes), so a build holds almost nothing of the cards
-/// waiting to render.
-struct PartlyCached: Sendable {
+/// What the look-up stage found of a card the cache lacks in part, without its plan: its key and the
+/// records found. A card never built has none (`of(_:)` is nil), so of most cards waiting to render
+/// in a large build the queue holds only their position; such a card is looked up again as it renders.
+final class PartlyCached: Sendable {
     private let key: ContentDigest
-    private let found: Found?
+    private let facts: CardFacts?
+    private let images: [Int: RenderedImageRecord]
 
-    /// The records found, boxed: most cards waiting to render in a large build have none.
-    private final class Found: Sendable {
-        let facts: CardFacts?
-        let images: [Int: RenderedImageRecord]
-
-        init(facts: CardFacts?, images: [Int: RenderedImageRecord]) {
-            self.facts = facts
-            self.images = images
-        }
+    /// What `found` holds of the card; nil when it found nothing.
+    static func of(_ found: CardLookUp) -> PartlyCached? {
+        found.facts == nil && found.images.isEmpty ? nil : PartlyCached(found)
     }
 
-    init(_ found: CardLookUp) {
+    private init(_ found: CardLookUp) {
         key = found.plan.key
-        self.found = found.facts == nil && found.images.isEmpty ? nil : Found(facts: found.facts, images: found.images)
+        facts = found.facts
+        images = found.images
     }
 
     /// The look-up of `plan`, when it has the key of the plan looked up.
     func lookUp(for plan: CardPlan) -> CardLookUp? {
-        plan.key == key ? CardLookUp(plan: plan, facts: found?.facts, images: found?.images ?? [:]) : nil
+        plan.key == key ? CardLookUp(plan: plan, facts: facts, images: images) : nil
     }
 }
 
