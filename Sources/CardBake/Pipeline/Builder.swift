@@ -43,9 +43,8 @@ public struct Builder: Sendable {
     }
 
     /// Starts libvips and lays out a line of text, which a build that renders needs and one found up to
-    /// date as a whole never does: a build calls it as soon as it knows a card is to render, `watch`
-    /// beside its first build so that the first edit's rebuild does not wait. Failures are left for the
-    /// build that renders to report.
+    /// date as a whole never does: `watch` calls it beside its first build so that the first edit's
+    /// rebuild does not wait. Failures are left for the build that renders to report.
     public static func warmUp() {
         try? Vips.start()
         _ = try? TextCoverage.layOut("Aa", family: "sans-serif", size: 12)
@@ -303,9 +302,8 @@ public struct Builder: Sendable {
     /// Stages 3 and 4 for the cards `toRender` gives by their positions in `cards`, with what the
     /// look-up found of each: plans each again, renders what the cache lacks on the pool and stores
     /// it, `jobs` cards at a time, puts its entry in `spool` and its line of the report in `lines`.
-    /// libvips starts with the first card; none starts it for a build that
-    /// renders nothing. A store that fails to write stops the build with that error; a card that fails
-    /// is its own result.
+    /// libvips starts when the first card comes, so a build that renders nothing never starts it. A
+    /// store that fails to write stops the build with that error; a card that fails is its own result.
     private func renderAndStore(_ toRender: AsyncStream<(position: Int, found: PartlyCached?)>, of cards: [Card],
                                 into lines: ReportLines, planner: Planner, lookUp: CacheLookUp, spool: EntrySpool,
                                 pool: WorkerPool, stop: Cancellation, progress: RenderProgress) async throws {
