@@ -1,4 +1,5 @@
 import CardBakeFiles
+import CardBakeManifest
 import Foundation
 
 /// One card of a catalog: an image, a title, a description and the style it is rendered with.
@@ -34,6 +35,9 @@ public struct Card: Sendable, Equatable {
     public var index: Int
     /// Held by reference: a style is several hundred bytes, and most cards of a catalog have the same one.
     private(set) var sharedStyle: SharedCardStyle
+
+    /// `style.digest`, worked out once for all the cards that share the style.
+    package var styleDigest: ContentDigest { sharedStyle.digest }
 
     public init(id: String, image: URL, title: String, description: String, style: CardStyle, index: Int) {
         self.init(id: id, image: image, title: title, description: description, sharing: SharedCardStyle(style),
@@ -75,9 +79,12 @@ public struct Card: Sendable, Equatable {
 /// A style that cards share instead of each holding a copy.
 package final class SharedCardStyle: Sendable {
     package let style: CardStyle
+    /// `style.digest`, worked out once for every card that shares the style.
+    package let digest: ContentDigest
 
     package init(_ style: CardStyle) {
         self.style = style
+        digest = style.digest
     }
 }
 

@@ -13,7 +13,7 @@ extension CardInputs {
         var resolvedFonts = Fingerprint(domain: "card-fonts")
         resolvedFonts.add("fonts", fonts)
         resolvedFonts.add("drawn", drawnFonts)
-        self.init(image: imageDigest, text: text.digest, style: card.style.digest, fonts: resolvedFonts.digest,
+        self.init(image: imageDigest, text: text.digest, style: card.styleDigest, fonts: resolvedFonts.digest,
                   renderer: RendererVersion.digest)
     }
 
