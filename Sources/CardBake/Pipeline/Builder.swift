@@ -326,8 +326,11 @@ public struct Builder: Sendable {
             if card == nil { card = await waiting.next() }
             guard let card else { return nil }
             // A rebuild of one card gives its pipelines every CPU; a build of many, one thread each.
+            // Past `jobs` cards the share no longer changes.
             taken += 1
-            Vips.setThreadsPerPipeline(Self.threadsPerPipeline(workers: min(self.request.jobs, taken)))
+            if taken <= self.request.jobs {
+                Vips.setThreadsPerPipeline(Self.threadsPerPipeline(workers: taken))
+            }
             return card
         }
         await forEachConcurrently(width: request.jobs, next: next) { position, partly -> RenderAttempt in
