@@ -35,10 +35,11 @@ enum Main {
         // threads freed; one arena per two usable CPUs lets every thread reuse that memory, so a long
         // build's peak stays near a short one's (docs/ARCHITECTURE.md, "Measurements behind defaults").
         mallopt(M_ARENA_MAX, Int32(max(1, UsableCPUs.current.count / 2)))
-        // Buffers of 1 MiB and more (decoded images, canvases, encoded bitmaps) are mapped and given
-        // back when freed. Left to itself glibc raises this threshold after the first such free, and
-        // later buffers of every size then fragment the heap, so the peak grows with the catalog.
-        mallopt(M_MMAP_THRESHOLD, 1 << 20)
+        // Buffers of 128 KiB and more (decoded images, canvases, encoded bitmaps, libvips' regions) are
+        // mapped and given back when freed. Left to itself glibc raises this threshold after the first
+        // such free, and later buffers of every size then fragment the heap, so the peak grows with
+        // the catalog.
+        mallopt(M_MMAP_THRESHOLD, 128 << 10)
         do {
             var command = try Cardbake.parseAsRoot()
             if var command = command as? any AsyncParsableCommand {
