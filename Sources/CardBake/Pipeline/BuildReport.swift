@@ -94,7 +94,7 @@ public struct BuildReport: Codable, Sendable, Equatable {
     }
 
     /// Something a card's build noticed without failing it.
-    public struct Warning: Codable, Sendable, Equatable {
+    public struct Warning: Codable, Sendable, Hashable {
         /// The card's field it is about: `title` or `description`.
         public var field: String
         public var message: String

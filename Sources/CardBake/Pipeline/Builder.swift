@@ -239,7 +239,7 @@ public struct Builder: Sendable {
                              output: OutputFolder, spool: EntrySpool, pool: WorkerPool, cancellation: Cancellation,
                              events: @escaping @Sendable (BuildEvent) -> Void) async throws -> [BuildReport.CardResult] {
         let lookUp = CacheLookUp(records: records, outputs: output)
-        let lines = ReportLines(count: cards.count)
+        let lines = ReportLines(for: cards)
         let progress = RenderProgress(events)
         let stop = Cancellation(following: cancellation)
         // A card to render goes to the renderers as soon as its window is looked up, so that rendering

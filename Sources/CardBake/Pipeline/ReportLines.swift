@@ -1,30 +1,83 @@
+import CardBakeCatalog
 import Synchronization
 
 /// Each card's line of a build's report, in catalog order, filled in as the stages find it:
 /// planning writes the lines of the cards cached or failed, the renderers those of the others as
 /// each finishes. Made at the catalog's size, so that it does not grow while the workers paint.
+///
+/// A line is kept as its seconds and the index of its shape (status, stages, reason, field and
+/// warnings) in a table of the distinct shapes: a build's cards have a handful, so a line costs
+/// 16 bytes instead of a whole ``BuildReport/CardResult``. The card's ID and index come from `cards`.
 final class ReportLines: Sendable {
-    private let lines: Mutex<[BuildReport.CardResult?]>
+    private let cards: [Card]
+    private let state: Mutex<State>
 
-    init(count: Int) {
-        lines = Mutex(Array(repeating: nil, count: count))
+    private struct Line {
+        var seconds: Double
+        /// Into ``State/shapes``; -1 for a card without a line yet.
+        var shape: Int32
     }
 
-    /// Sets the line of the card at `position`.
+    /// What a line says beside its card and seconds.
+    private struct Shape: Hashable {
+        let status: BuildReport.Status
+        let stages: StageReport?
+        let field: String?
+        let reason: String?
+        let warnings: [BuildReport.Warning]?
+
+        init(_ line: BuildReport.CardResult) {
+            (status, stages, field, reason, warnings) = (line.status, line.stages, line.field, line.reason, line.warnings)
+        }
+    }
+
+    private struct State {
+        var lines: [Line]
+        var shapes: [Shape] = []
+        var shapeIndex: [Shape: Int32] = [:]
+        var failures = 0
+    }
+
+    /// Lines for `cards`, the build's cards in catalog order, none set yet.
+    init(for cards: [Card]) {
+        self.cards = cards
+        state = Mutex(State(lines: Array(repeating: Line(seconds: 0, shape: -1), count: cards.count)))
+    }
+
+    /// Sets the line of the card at `position`, the line of `cards[position]`.
     func set(_ line: BuildReport.CardResult, at position: Int) {
-        lines.withLock { $0[position] = line }
+        let shape = Shape(line)
+        state.withLock { state in
+            let index: Int32
+            if let known = state.shapeIndex[shape] {
+                index = known
+            } else {
+                index = Int32(state.shapes.count)
+                state.shapes.append(shape)
+                state.shapeIndex[shape] = index
+            }
+            let previous = state.lines[position].shape
+            if previous >= 0, state.shapes[Int(previous)].status == .failed { state.failures -= 1 }
+            if shape.status == .failed { state.failures += 1 }
+            state.lines[position] = Line(seconds: line.seconds, shape: index)
+        }
     }
 
     /// How many lines so far say the card failed.
     var failures: Int {
-        lines.withLock { lines in lines.count { $0?.status == .failed } }
+        state.withLock { $0.failures }
     }
 
     /// Every line, once every card has one.
     var all: [BuildReport.CardResult] {
-        lines.withLock { lines in lines.map { line in
-            guard let line else { preconditionFailure("every card has a line once its stages ran") }
-            return line
-        } }
+        state.withLock { state in
+            zip(cards, state.lines).map { card, line in
+                guard line.shape >= 0 else { preconditionFailure("every card has a line once its stages ran") }
+                let shape = state.shapes[Int(line.shape)]
+                return BuildReport.CardResult(id: card.id, index: card.index, status: shape.status,
+                                              seconds: line.seconds, stages: shape.stages, field: shape.field,
+                                              reason: shape.reason, warnings: shape.warnings)
+            }
+        }
     }
 }
