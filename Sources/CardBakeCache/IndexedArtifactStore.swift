@@ -188,13 +188,13 @@ private enum SavedRecord {
 /// The records a build added to the index, each after its key and length in a ``SpoolFile`` beside
 /// the index's file (made when the first comes); none when there is no file to save the index in.
 ///
-/// In memory it keeps only where each record starts, by the first 8 bytes of its key: 16 bytes of
-/// table a record where a table by the whole key takes 48, which a cold build of a large catalog
-/// adds several of per card. A key is confirmed by the one in the spool; the rare key whose first
-/// 8 bytes an earlier key has is kept by its whole key.
+/// In memory it keeps only where each record starts, by the first 8 bytes of its key, in a
+/// ``PlaceTable``: 16 bytes a record, which a cold build of a large catalog adds several of per card.
+/// A key is confirmed by the one in the spool; the rare key whose first 8 bytes an earlier key has
+/// is kept by its whole key.
 private struct AddedRecords {
     private var spool: SpoolFile?
-    private var places: [UInt64: Int64] = [:]
+    private var places = PlaceTable()
     private var clashing: [ContentDigest: Int64] = [:]
 
     /// A spooled record's key and length: 32 bytes, then a big-endian UInt32.
@@ -202,7 +202,7 @@ private struct AddedRecords {
 
     /// Every key added, with where its record starts.
     func entries() throws -> [(key: ContentDigest, offset: Int64)] {
-        try (Array(places.values) + clashing.values).map { offset in (try head(at: offset).key, offset) }
+        try (places.allPlaces + clashing.values).map { offset in (try head(at: offset).key, offset) }
     }
 
     /// Writes `record` to the spool; false, keeping nothing, when there is no index file or no spool can be made.
