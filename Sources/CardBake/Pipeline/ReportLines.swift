@@ -14,8 +14,8 @@ final class ReportLines: Sendable {
 
     private struct Line {
         var seconds: Double
-        /// Into ``State/shapes``; -1 for a card without a line yet.
-        var shape: Int32
+        /// Into ``State/shapes``; nil for a card without a line yet.
+        var shape: Int32?
     }
 
     /// What a line says beside its card and seconds.
@@ -35,13 +35,12 @@ final class ReportLines: Sendable {
         var lines: [Line]
         var shapes: [Shape] = []
         var shapeIndex: [Shape: Int32] = [:]
-        var failures = 0
     }
 
     /// Lines for `cards`, the build's cards in catalog order, none set yet.
     init(for cards: [Card]) {
         self.cards = cards
-        state = Mutex(State(lines: Array(repeating: Line(seconds: 0, shape: -1), count: cards.count)))
+        state = Mutex(State(lines: Array(repeating: Line(seconds: 0, shape: nil), count: cards.count)))
     }
 
     /// Sets the line of the card at `position`, the line of `cards[position]`.
@@ -56,24 +55,23 @@ final class ReportLines: Sendable {
                 state.shapes.append(shape)
                 state.shapeIndex[shape] = index
             }
-            let previous = state.lines[position].shape
-            if previous >= 0, state.shapes[Int(previous)].status == .failed { state.failures -= 1 }
-            if shape.status == .failed { state.failures += 1 }
             state.lines[position] = Line(seconds: line.seconds, shape: index)
         }
     }
 
     /// How many lines so far say the card failed.
     var failures: Int {
-        state.withLock { $0.failures }
+        state.withLock { state in
+            state.lines.count { line in line.shape.map { state.shapes[Int($0)].status == .failed } ?? false }
+        }
     }
 
     /// Every line, once every card has one.
     var all: [BuildReport.CardResult] {
         state.withLock { state in
             zip(cards, state.lines).map { card, line in
-                guard line.shape >= 0 else { preconditionFailure("every card has a line once its stages ran") }
-                let shape = state.shapes[Int(line.shape)]
+                guard let index = line.shape else { preconditionFailure("every card has a line once its stages ran") }
+                let shape = state.shapes[Int(index)]
                 return BuildReport.CardResult(id: card.id, index: card.index, status: shape.status,
                                               seconds: line.seconds, stages: shape.stages, field: shape.field,
                                               reason: shape.reason, warnings: shape.warnings)
