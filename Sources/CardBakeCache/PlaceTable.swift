@@ -6,7 +6,7 @@ struct PlaceTable {
     /// Sorted by word; a removed entry keeps its word with the place ``removed``.
     private var words: [UInt64] = []
     private var places: [Int64] = []
-    /// Entries whose word `words` does not hold, merged into it when ``mergeAt`` are here.
+    /// Entries whose word is not in `words`, merged into the sorted arrays once there are `mergeAt`.
     private var recent: [UInt64: Int64] = [:]
     private let mergeAt: Int
 
