@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
         // The manifest: its types, reading and writing, the schema version.
@@ -28,7 +29,13 @@ let package = Package(
         // The app's side of the manifest: scale choice, the ThumbHash codec, SHA-256 in Swift. Re-exports the manifest.
         .target(name: "CardBakeKit", dependencies: ["CardBakeManifest"]),
         // File-system primitives: atomic writes, locks, the write journal, stat, path normalisation.
-        .target(name: "CardBakeFiles", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+        .target(
+            name: "CardBakeFiles",
+            dependencies: [
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
         // Keys, the stat cache, and the action cache and content store behind ArtifactStore.
         .target(
             name: "CardBakeCache",

@@ -1,3 +1,4 @@
+import DequeModule
 import Dispatch
 import Foundation
 import Glibc
@@ -5,46 +6,48 @@ import Synchronization
 
 /// Keeps the bulk files this process writes or reads, the bitmaps, from crowding the page cache.
 ///
-/// Once the files noted with ``cached(_:bytes:)`` add up to more than the limit, the oldest are
-/// handed to the release, which by default flushes each to disk and drops its pages from the
-/// cache on a background queue. Without this, a large build's bitmaps (write-once bytes, read
+/// Once the files noted with ``cached(_:bytes:)`` add up to more than the limit, or number more
+/// than ``maxFiles``, the oldest are handed to the release, which by default flushes each to disk
+/// and drops its pages from the cache on a background queue. Without this, a large build's bitmaps (write-once bytes, read
 /// back at most once) push every other file out of memory, including the shared libraries the
 /// next `cardbake check` must then load from disk.
 package final class PageCacheBudget: Sendable {
     /// The budget for bitmaps: an eighth of the machine's memory.
     package static let bitmaps = PageCacheBudget(limit: Int(clamping: ProcessInfo.processInfo.physicalMemory / 8))
 
+    /// The most files noted at once, so that the budget's own table stays small (some 170 bytes a
+    /// file) however many files a build writes: a cold build's last 110 cards or so, which note
+    /// each bitmap as stored, read back and written out.
+    package static let maxFiles = 1024
+
     private struct Noted {
-        var paths: [(path: String, bytes: Int)] = []
-        var first = 0
+        var files: Deque<(path: String, bytes: Int)> = []
         var bytes = 0
     }
 
     private let limit: Int
+    private let maxFiles: Int
     private let noted = Mutex(Noted())
     private let release: @Sendable ([String]) -> Void
 
-    /// A budget of `limit` bytes; `release` gets the files that go over it, oldest first.
-    package init(limit: Int, release: @escaping @Sendable ([String]) -> Void = PageCacheBudget.dropInBackground) {
+    /// A budget of `limit` bytes in at most `maxFiles` files; `release` gets the files that go over
+    /// it, oldest first.
+    package init(limit: Int, maxFiles: Int = PageCacheBudget.maxFiles,
+                 release: @escaping @Sendable ([String]) -> Void = PageCacheBudget.dropInBackground) {
         self.limit = limit
+        self.maxFiles = maxFiles
         self.release = release
     }
 
     /// Notes that the `bytes` of the file at `path` are now in the page cache, just written or read.
     package func cached(_ path: String, bytes: Int) {
         let over = noted.withLock { noted -> [String] in
-            noted.paths.append((path, bytes))
+            noted.files.append((path, bytes))
             noted.bytes += bytes
             var over: [String] = []
-            while noted.bytes > limit, noted.first < noted.paths.count {
-                let oldest = noted.paths[noted.first]
+            while noted.bytes > limit || noted.files.count > maxFiles, let oldest = noted.files.popFirst() {
                 over.append(oldest.path)
                 noted.bytes -= oldest.bytes
-                noted.first += 1
-            }
-            if noted.first > 1024, noted.first * 2 > noted.paths.count {
-                noted.paths.removeFirst(noted.first)
-                noted.first = 0
             }
             return over
         }

@@ -9,8 +9,8 @@ struct PageCacheBudgetTests {
     /// A budget whose releases are recorded instead of done.
     private final class Recorder: Sendable {
         let released = Mutex<[[String]]>([])
-        func budget(limit: Int) -> PageCacheBudget {
-            PageCacheBudget(limit: limit) { paths in self.released.withLock { $0.append(paths) } }
+        func budget(limit: Int, maxFiles: Int = PageCacheBudget.maxFiles) -> PageCacheBudget {
+            PageCacheBudget(limit: limit, maxFiles: maxFiles) { paths in self.released.withLock { $0.append(paths) } }
         }
     }
 
@@ -44,6 +44,23 @@ struct PageCacheBudgetTests {
         let released = recorder.released.withLock { $0 }.flatMap { $0 }
         // 10 bytes hold the last three files.
         #expect(released == (0..<4997).map { "file-\($0)" })
+    }
+
+    @Test("Past the most files it notes, the oldest go however few bytes they hold")
+    func releasesOldestOverFileCount() {
+        let recorder = Recorder()
+        let budget = recorder.budget(limit: 1 << 30, maxFiles: 3)
+        for name in ["a", "b", "c"] {
+            budget.cached(name, bytes: 1)
+        }
+        #expect(recorder.released.withLock { $0 }.isEmpty, "three files is the most, not over it")
+        budget.cached("d", bytes: 1)
+        #expect(recorder.released.withLock { $0 } == [["a"]])
+        for index in 0..<1000 {
+            budget.cached("file-\(index)", bytes: 1)
+        }
+        let released = recorder.released.withLock { $0 }.flatMap { $0 }
+        #expect(released == ["a", "b", "c", "d"] + (0..<997).map { "file-\($0)" })
     }
 
     @Test("Dropping a file written a moment ago takes its pages out of the page cache")
