@@ -166,7 +166,8 @@ public struct DiskArtifactStore: ArtifactStoring {
 /// placed as a hard link) goes when ``capacity`` newer ones have been noted, so the table stays the
 /// same size however many cards a build has. A blob read after its entry went is hashed again.
 private final class VerifiedBlobs: Sendable {
-    /// More than the blobs of the cards a build has in flight between storing and writing them.
+    /// More than the blobs a build looks up at a time (a bitmap per scale of each card in its
+    /// planning window of 512) before their outputs are written, which reads each back.
     static let capacity = 4096
 
     private struct Table {
