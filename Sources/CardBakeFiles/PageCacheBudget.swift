@@ -8,9 +8,9 @@ import Synchronization
 ///
 /// Once the files noted with ``cached(_:bytes:)`` add up to more than the limit, or number more
 /// than ``maxFiles``, the oldest are handed to the release, which by default flushes each to disk
-/// and drops its pages from the cache on a background queue. Without this, a large build's bitmaps (write-once bytes, read
-/// back at most once) push every other file out of memory, including the shared libraries the
-/// next `cardbake check` must then load from disk.
+/// and drops its pages from the cache on a background queue. Without this, a large build's
+/// bitmaps (write-once bytes, read back at most once) push every other file out of memory,
+/// including the shared libraries the next `cardbake check` must then load from disk.
 package final class PageCacheBudget: Sendable {
     /// The budget for bitmaps: an eighth of the machine's memory.
     package static let bitmaps = PageCacheBudget(limit: Int(clamping: ProcessInfo.processInfo.physicalMemory / 8))
