@@ -30,56 +30,59 @@ package struct GaussianBlur {
     /// nearest level (within half a level of libvips' float result).
     package func blurred(_ samples: [UInt8], width: Int, height: Int) -> [UInt8] {
         precondition(samples.count == width * height, "sample count does not match the size")
-        let radius = kernel.count / 2
-        var across = [Float](repeating: 0, count: samples.count)
-        var result = [UInt8](repeating: 0, count: samples.count)
-        // One row at a time, widened by `radius` repeated edge samples on each side, so both passes
-        // are plain multiply-adds over whole rows, which vectorise; empty rows are skipped.
-        var padded = [Float](repeating: 0, count: width + 2 * radius)
-        var rowIsEmpty = [Bool](repeating: true, count: height)
-        kernel.withUnsafeBufferPointer { kernel in
-            samples.withUnsafeBufferPointer { source in
-                across.withUnsafeMutableBufferPointer { across in
-                    padded.withUnsafeMutableBufferPointer { padded in
-                        for y in 0..<height {
-                            let row = y * width
-                            let sourceRow = UnsafeBufferPointer(rebasing: source[row..<row + width])
-                            guard sourceRow.contains(where: { $0 != 0 }) else { continue }
-                            rowIsEmpty[y] = false
-                            for x in 0..<padded.count {
-                                padded[x] = Float(sourceRow[min(max(x - radius, 0), width - 1)])
-                            }
-                            let output = UnsafeMutableBufferPointer(rebasing: across[row..<row + width])
-                            for tap in 0..<kernel.count {
-                                Self.add(kernel[tap], times: UnsafeBufferPointer(rebasing: padded[tap..<tap + width]),
-                                         to: output)
-                            }
-                        }
-                    }
-                }
-            }
-            // The second pass sums each row in floats (reusing `padded`), then rounds it into the result.
-            across.withUnsafeBufferPointer { across in
-                padded.withUnsafeMutableBufferPointer { padded in
-                    let sums = UnsafeMutableBufferPointer(rebasing: padded[0..<width])
-                    result.withUnsafeMutableBufferPointer { result in
-                        for y in 0..<height {
-                            sums.update(repeating: 0)
-                            for tap in 0..<kernel.count {
-                                let sourceY = min(max(y + tap - radius, 0), height - 1)
-                                guard !rowIsEmpty[sourceY] else { continue }
-                                Self.add(kernel[tap], times: UnsafeBufferPointer(rebasing: across[sourceY * width..<(sourceY + 1) * width]),
-                                         to: sums)
-                            }
-                            for x in 0..<width {
-                                result[y * width + x] = UInt8(min(max(sums[x], 0), 255).rounded())
-                            }
-                        }
-                    }
+        let rowIsEmpty = (0..<height).map { y in !samples[y * width..<(y + 1) * width].contains { $0 != 0 } }
+        return samples.withUnsafeBufferPointer { source in
+            kernel.withUnsafeBufferPointer { kernel in
+                [UInt8](unsafeUninitializedCapacity: samples.count) { result, count in
+                    Self.blur(source, width: width, rowIsEmpty: rowIsEmpty, kernel: kernel, into: result)
+                    count = samples.count
                 }
             }
         }
-        return result
+    }
+
+    /// Both passes, writing every sample of `result`. Besides it they hold one float row per tap of
+    /// the kernel, not a float plane of the mask (about 3 MB for a description's shadow at 3x).
+    private static func blur(_ source: UnsafeBufferPointer<UInt8>, width: Int, rowIsEmpty: [Bool],
+                             kernel: UnsafeBufferPointer<Float>, into result: UnsafeMutableBufferPointer<UInt8>) {
+        let (radius, height) = (kernel.count / 2, rowIsEmpty.count)
+        // Rows blurred across, in a ring: row `y` in slot `y % kernel.count`, so the rows one output
+        // row reads (at most `kernel.count` consecutive ones) are all there at once.
+        let across = UnsafeMutableBufferPointer<Float>.allocate(capacity: kernel.count * width)
+        // A source row widened by `radius` repeated edge samples on each side, so both passes are
+        // plain multiply-adds over whole rows, which vectorise; empty rows are skipped.
+        let padded = UnsafeMutableBufferPointer<Float>.allocate(capacity: width + 2 * radius)
+        let sums = UnsafeMutableBufferPointer<Float>.allocate(capacity: width)
+        defer { [across, padded, sums].forEach { $0.deallocate() } }
+        func acrossRow(_ y: Int) -> UnsafeMutableBufferPointer<Float> {
+            let start = y % kernel.count * width
+            return UnsafeMutableBufferPointer(rebasing: across[start..<start + width])
+        }
+        var firstNotAcross = 0
+        for y in 0..<height {
+            let lastRead = min(y + radius, height - 1)
+            for row in firstNotAcross..<lastRead + 1 where !rowIsEmpty[row] {
+                let sourceRow = UnsafeBufferPointer(rebasing: source[row * width..<(row + 1) * width])
+                for x in 0..<padded.count {
+                    padded[x] = Float(sourceRow[min(max(x - radius, 0), width - 1)])
+                }
+                let output = acrossRow(row)
+                output.update(repeating: 0)
+                for tap in 0..<kernel.count {
+                    add(kernel[tap], times: UnsafeBufferPointer(rebasing: padded[tap..<tap + width]), to: output)
+                }
+            }
+            firstNotAcross = lastRead + 1
+            sums.update(repeating: 0)
+            for tap in 0..<kernel.count {
+                let sourceY = min(max(y + tap - radius, 0), height - 1)
+                guard !rowIsEmpty[sourceY] else { continue }
+                add(kernel[tap], times: UnsafeBufferPointer(acrossRow(sourceY)), to: sums)
+            }
+            for x in 0..<width {
+                result[y * width + x] = UInt8(min(max(sums[x], 0), 255).rounded())
+            }
+        }
     }
 
     /// `output[i] += weight × row[i]` for every `i`; the rows have the same length.

@@ -33,4 +33,33 @@ struct GaussianBlurTests {
         let worst = zip(ours, libvips).map { abs(Float($0) - $1) }.max() ?? .infinity
         #expect(worst < 0.6, "largest difference \(worst) levels")
     }
+
+    @Test("A mask many kernels tall, with empty rows between its strokes, blurs as the direct sum of its clamped neighbours",
+          arguments: [1.2, 3.0, 7.5])
+    func tallMask(sigma: Double) {
+        let (width, height) = (23, 181)
+        let mask: [UInt8] = (0..<width * height).map { index in
+            let (x, y) = (index % width, index / width)
+            return y % 37 < 4 || (y / 11) % 3 == 0 && (x * 7 + y) % 5 == 0 ? UInt8((x * 11 + y * 3) % 256) : 0
+        }
+        let kernel = GaussianBlur(sigma: sigma).kernel.map(Double.init)
+        let radius = kernel.count / 2
+        func source(_ x: Int, _ y: Int) -> Double {
+            Double(mask[min(max(y, 0), height - 1) * width + min(max(x, 0), width - 1)])
+        }
+        let ours = GaussianBlur(sigma: sigma).blurred(mask, width: width, height: height)
+        var worst = 0.0
+        for y in 0..<height {
+            for x in 0..<width {
+                var sum = 0.0
+                for (row, rowWeight) in kernel.enumerated() {
+                    for (column, weight) in kernel.enumerated() {
+                        sum += rowWeight * weight * source(x + column - radius, y + row - radius)
+                    }
+                }
+                worst = max(worst, abs(Double(ours[y * width + x]) - min(max(sum, 0), 255)))
+            }
+        }
+        #expect(worst < 0.51, "largest difference \(worst) levels")
+    }
 }
