@@ -47,8 +47,11 @@ extension BackgroundImage {
             self.wideRows = wideRows
         }
 
-        /// Writes the enlarged `rows` into `output`, from its start: `rows.count × width × 3` samples.
-        package func fill(rows range: Range<Int>, into output: UnsafeMutableBufferPointer<Float>) {
+        /// Writes the enlarged `rows` into `output`, from its start: `rows.count × width × 3` samples,
+        /// except those of the pixels in `hidden` (a part of the canvas painted over opaquely), which
+        /// it leaves as they are.
+        package func fill(rows range: Range<Int>, except hidden: PixelRect? = nil,
+                          into output: UnsafeMutableBufferPointer<Float>) {
             let rowLength = width * 3
             precondition(output.count >= range.count * rowLength, "the output holds the rows")
             wideRows.withUnsafeBufferPointer { wide in
@@ -59,12 +62,21 @@ extension BackgroundImage {
                     let (r0, r1, r2, r3) = (taps.indices[0] * rowLength, taps.indices[1] * rowLength,
                                             taps.indices[2] * rowLength, taps.indices[3] * rowLength)
                     let out = (y - range.lowerBound) * rowLength
-                    for index in 0..<rowLength {
-                        output[out + index] = w0 * wide[r0 + index] + w1 * wide[r1 + index]
-                            + w2 * wide[r2 + index] + w3 * wide[r3 + index]
+                    for columns in shown(row: y, hidden: hidden) {
+                        for index in columns.lowerBound * 3..<columns.upperBound * 3 {
+                            output[out + index] = w0 * wide[r0 + index] + w1 * wide[r1 + index]
+                                + w2 * wide[r2 + index] + w3 * wide[r3 + index]
+                        }
                     }
                 }
             }
+        }
+
+        /// The columns of row `y` outside `hidden`: the whole row, or what lies left and right of it.
+        private func shown(row y: Int, hidden: PixelRect?) -> [Range<Int>] {
+            guard let hidden, (hidden.y..<hidden.y + hidden.height).contains(y) else { return [0..<width] }
+            let covered = (hidden.x..<hidden.x + hidden.width).clamped(to: 0..<width)
+            return [0..<covered.lowerBound, covered.upperBound..<width].filter { !$0.isEmpty }
         }
     }
 }

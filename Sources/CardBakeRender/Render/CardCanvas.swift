@@ -18,6 +18,8 @@ package struct CardCanvas: Sendable {
     package let height: Int
     private let background: BackgroundImage.Enlargement
     private var layers: [LayerPixels] = []
+    /// Where the first layer, opaque RGB, paints over the background, which is not filled there.
+    private var hidden: PixelRect?
 
     /// Rows painted at a time: a band of a 3x card is 368 KB of floats.
     package static let rowsPerBand = 32
@@ -40,6 +42,9 @@ package struct CardCanvas: Sendable {
         // Read in the layer's own sample type: an 8-bit photo or mask is a quarter of its float copy.
         let samples: LayerPixels.Samples = image.format == UInt8.bandFormat
             ? .bytes(try image.pixels(as: UInt8.self)) : .floats(try image.pixels(as: Float.self))
+        if layers.isEmpty, layer.color == nil, image.bands == 3 {
+            hidden = PixelRect(x: columns.lowerBound, y: rows.lowerBound, width: columns.count, height: rows.count)
+        }
         layers.append(LayerPixels(samples: samples, width: image.width, bands: image.bands, color: layer.color,
                                   repeatsColumn: layer.width != image.width,
                                   x: layer.x, y: layer.y, columns: columns, rows: rows))
@@ -64,7 +69,7 @@ package struct CardCanvas: Sendable {
         band.withUnsafeMutableBufferPointer { band in
             for first in stride(from: rows.lowerBound, to: rows.upperBound, by: rowsPerBand) {
                 let painted = first..<min(first + rowsPerBand, rows.upperBound)
-                background.fill(rows: painted, into: band)
+                background.fill(rows: painted, except: hidden, into: band)
                 for layer in layers {
                     paint(layer, rows: painted, into: band)
                 }

@@ -39,6 +39,26 @@ struct CardCanvasTests {
         #expect(bitmap.pixel(1, 1) == [100, 100, 100])
     }
 
+    @Test("An opaque RGB first layer hides the background under it only: around it, on every side, the background is whole",
+          arguments: [(x: 3, y: 2), (x: 6, y: -1), (x: -2, y: 4)])
+    func firstRGBLayerHidesOnlyItsArea(at position: (x: Int, y: Int)) throws {
+        let samples = (0..<(3 * 3 * 3)).map { Float(($0 * 41) % 256) }
+        let background = BackgroundImage(width: 3, height: 3, samples: samples)
+        let plain = try Bitmap(CardCanvas(background: background, width: 9, height: 6).bitmap(rowsPerBand: 4))
+        var canvas = CardCanvas(background: background, width: 9, height: 6)
+        try canvas.draw(CompositeLayer(image: try VipsImage.fromPixels([UInt8](repeating: 7, count: 4 * 2 * 3),
+                                                                        width: 4, height: 2, bands: 3),
+                                       x: position.x, y: position.y))
+        // Bands of 4 rows: one band holds hidden and whole rows, and the next reuses its samples.
+        let painted = try Bitmap(canvas.bitmap(rowsPerBand: 4))
+        for y in 0..<6 {
+            for x in 0..<9 {
+                let inside = (position.x..<position.x + 4).contains(x) && (position.y..<position.y + 2).contains(y)
+                #expect(painted.pixel(x, y) == (inside ? [7, 7, 7] : plain.pixel(x, y)), "pixel \(x), \(y)")
+            }
+        }
+    }
+
     @Test("A coverage mask paints its colour at the colour's alpha times the coverage")
     func paintsCoverage() throws {
         var canvas = canvas([0, 0, 0])
