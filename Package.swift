@@ -43,6 +43,7 @@ let package = Package(
                 "CardBakeFiles",
                 "CardBakeManifest",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
         // The remote cache over HTTP (bazel-remote's layout), a tier behind the local cache.
@@ -78,7 +79,8 @@ let package = Package(
         // The pipeline: plan → look up → render → store → write.
         .target(
             name: "CardBake",
-            dependencies: ["CardBakeRender", "CardBakeCatalog", "CardBakeCache", "CardBakeFiles", "CardBakeManifest", "Vips", "CMalloc"]
+            dependencies: ["CardBakeRender", "CardBakeCatalog", "CardBakeCache", "CardBakeFiles", "CardBakeManifest", "Vips", "CMalloc",
+                           .product(name: "DequeModule", package: "swift-collections")]
         ),
         // The command line.
         .systemLibrary(name: "CMalloc"),

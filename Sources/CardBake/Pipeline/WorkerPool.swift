@@ -1,4 +1,5 @@
 import CardBakeFiles
+import DequeModule
 import Dispatch
 import Foundation
 import Synchronization
@@ -12,7 +13,7 @@ import Vips
 final class WorkerPool: Sendable {
     /// How many threads run work at once.
     let width: Int
-    private let queue = Mutex<[(@Sendable () -> Void)?]>([])
+    private let queue = Mutex<Deque<(@Sendable () -> Void)?>>([])
     private let available = DispatchSemaphore(value: 0)
 
     init(threads: Int) {
@@ -55,7 +56,7 @@ final class WorkerPool: Sendable {
 
     /// Lets each thread finish the work it has and end.
     func shutDown() {
-        queue.withLock { $0.append(contentsOf: Array(repeating: nil, count: width)) }
+        queue.withLock { $0.append(contentsOf: repeatElement(nil, count: width)) }
         for _ in 0..<width {
             available.signal()
         }

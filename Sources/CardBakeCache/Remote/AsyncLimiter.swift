@@ -1,10 +1,11 @@
+import DequeModule
 import Synchronization
 
 /// At most `limit` holders at once, for async code: ``acquire()`` waits (without a thread) until a
 /// holder calls ``release()``. Waiters are served in order.
 package final class AsyncLimiter: Sendable {
     private let limit: Int
-    private let state = Mutex((holders: 0, waiting: [CheckedContinuation<Void, Never>]()))
+    private let state = Mutex((holders: 0, waiting: Deque<CheckedContinuation<Void, Never>>()))
 
     package init(limit: Int) {
         self.limit = max(1, limit)
