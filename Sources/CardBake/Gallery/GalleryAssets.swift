@@ -49,34 +49,46 @@ enum GalleryAssets {
             const ratio = isLandscape ? longCount / shortCount : shortCount / longCount;
             const width = Math.round(ratio > 1 ? 32 : 32 * ratio), height = Math.round(ratio > 1 ? 32 / ratio : 32);
             let nibble = 2 * (hasAlpha ? 6 : 5);
+            // A channel's terms as parallel arrays: column frequency, row frequency, coefficient.
             const channel = (average, nx, ny, scale) => {
-              const terms = [];
+              const cxs = [], cys = [], fs = [];
               for (let cy = 0; cy < ny; cy++) {
                 for (let cx = cy ? 0 : 1; cx * ny < nx * (ny - cy); cx++, nibble++) {
-                  const bits = hash[nibble >> 1] >> ((nibble & 1) << 2) & 15;
-                  terms.push([cx, cy, (bits / 7.5 - 1) * scale * 2]);
+                  cxs.push(cx);
+                  cys.push(cy);
+                  fs.push(((hash[nibble >> 1] >> ((nibble & 1) << 2) & 15) / 7.5 - 1) * scale * 2);
                 }
               }
-              return { average, terms };
+              return { average, cxs, cys, fs };
             };
             const l = channel((header24 & 63) / 63, Math.max(3, isLandscape ? longCount : shortCount),
                               Math.max(3, isLandscape ? shortCount : longCount), (header24 >> 18 & 31) / 31);
             const p = channel((header24 >> 6 & 63) / 31.5 - 1, 3, 3, (header16 >> 3 & 63) / 63 * 1.25);
             const q = channel((header24 >> 12 & 63) / 31.5 - 1, 3, 3, (header16 >> 9 & 63) / 63 * 1.25);
-            const a = hasAlpha ? channel((hash[5] & 15) / 15, 5, 5, (hash[5] >> 4) / 15) : { average: 1, terms: [] };
+            const a = hasAlpha ? channel((hash[5] & 15) / 15, 5, 5, (hash[5] >> 4) / 15) : { average: 1, fs: [] };
+            // The cosines of 8 frequencies at each column and each row, computed once.
+            const cosines = (size) => {
+              const table = new Float64Array(size * 8);
+              for (let i = 0; i < size; i++) {
+                for (let c = 0; c < 8; c++) table[i * 8 + c] = Math.cos(Math.PI / size * (i + 0.5) * c);
+              }
+              return table;
+            };
+            const fx = cosines(width), fy = cosines(height);
+            const sum = ({ average, cxs, cys, fs }, x, y) => {
+              let value = average;
+              for (let k = 0; k < fs.length; k++) value += fs[k] * fx[x * 8 + cxs[k]] * fy[y * 8 + cys[k]];
+              return value;
+            };
             const rgba = new Uint8ClampedArray(width * height * 4);
-            const fx = new Float64Array(8), fy = new Float64Array(8);
-            const sum = ({ average, terms }) => terms.reduce((value, [cx, cy, f]) => value + f * fx[cx] * fy[cy], average);
             for (let y = 0, i = 0; y < height; y++) {
-              for (let c = 0; c < 8; c++) fy[c] = Math.cos(Math.PI / height * (y + 0.5) * c);
               for (let x = 0; x < width; x++, i += 4) {
-                for (let c = 0; c < 8; c++) fx[c] = Math.cos(Math.PI / width * (x + 0.5) * c);
-                const lum = sum(l), yellowBlue = sum(p), redGreen = sum(q);
+                const lum = sum(l, x, y), yellowBlue = sum(p, x, y), redGreen = sum(q, x, y);
                 const b = lum - 2 / 3 * yellowBlue, r = (3 * lum - b + redGreen) / 2;
                 rgba[i] = 255 * r;
                 rgba[i + 1] = 255 * (r - redGreen);
                 rgba[i + 2] = 255 * b;
-                rgba[i + 3] = 255 * sum(a);
+                rgba[i + 3] = 255 * sum(a, x, y);
               }
             }
             return { width, height, rgba };
