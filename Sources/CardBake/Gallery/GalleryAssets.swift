@@ -19,7 +19,7 @@ enum GalleryAssets {
         justify-content:center;align-items:flex-start;gap:40px 32px}
         .card{position:relative;flex:none;margin:0;overflow:hidden;background-size:cover;\
         box-shadow:var(--shadow);outline:none}
-        .card canvas,.card img{position:absolute;inset:0;display:block;width:100%;height:100%}
+        .card img{position:absolute;inset:0;display:block;width:100%;height:100%}
         .card img.bitmap{opacity:0;transition:opacity .35s ease-out}
         .card.shown img.bitmap{opacity:1}
         figcaption{position:absolute;inset:auto 0 0;padding:36px 14px 12px;color:#fff;\
@@ -104,7 +104,10 @@ enum GalleryAssets {
               canvas.width = width;
               canvas.height = height;
               canvas.getContext("2d").putImageData(new ImageData(rgba, width, height), 0, 0);
-              card.prepend(canvas);
+              // The card's background rather than the canvas: a canvas in the page is a layer that
+              // the main thread updates on every frame while it is on screen.
+              card.style.backgroundImage = `url("${canvas.toDataURL()}")`;
+              card.style.backgroundSize = "100% 100%";
             } catch {
               // A malformed hash leaves the placeholder colour.
             }
