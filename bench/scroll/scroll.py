@@ -9,8 +9,9 @@ SCROLL_SECONDS at a constant speed, the position set in every requestAnimationFr
 Every frame's time is the delta between callbacks; long tasks come from a PerformanceObserver.
 Meanwhile a DevTools trace records what the compositor did, which requestAnimationFrame does not
 see: each frame presented or dropped (its PipelineReporter event), and the CPU time that Chromium's
-worker threads spent rasterising tiles (where the CSS blur is drawn) and decoding images, and that
-the display compositor spent drawing frames.
+worker threads spent rasterising tiles (where the CSS blur is drawn) and decoding images, that
+the display compositor spent drawing frames, and that the renderer's main thread spent in its tasks
+(the scrolling script, the gallery's script, receiving images' bytes).
 A fresh browser per run; BENCH_RUNS runs (3) of each page, alternating, in each setting: the
 phone as the machine runs; the phone with its main thread throttled 4x
 (Emulation.setCPUThrottlingRate), as a slower phone; and a 1440 x 900 window at scale 2 and at
@@ -57,6 +58,8 @@ TRACE_CATEGORIES = ("benchmark", "cc", "viz", "disabled-by-default-devtools.time
 # Complete trace events whose thread CPU time compositor_work sums, by what they measure.
 WORK_EVENTS = {"raster": "RasterTask", "decode": "SoftwareImageDecodeCache::DecodeImageInTask",
                "draw": "Display::DrawAndSwap"}
+# A task the renderer's main thread runs (disabled-by-default-devtools.timeline).
+MAIN_TASK_EVENT = "RunTask"
 
 # Runs in the page: scrolls at a constant speed, one position per frame, and returns every
 # frame's time and the long tasks meanwhile.
@@ -113,13 +116,28 @@ def measure(page, viewport, throttling):
 
 def compositor_work(events):
     """From a trace's events: how many frames the compositor presented (all of it or without the
-    main thread's update), dropped, or had nothing to show; and the CPU ms of each WORK_EVENTS."""
+    main thread's update), dropped, or had nothing to show; the CPU ms of each WORK_EVENTS; and the
+    CPU ms of the renderer's main thread (its outermost tasks), where the scrolling script, the
+    gallery's script and the page's loading run."""
     states = [event["args"]["frame_reporter"]["state"] for event in events
               if event["name"] == "PipelineReporter" and event.get("ph") == "b"]
     work = {kind: sum(event.get("tdur", 0) for event in events if event["name"] == name) / 1000
             for kind, name in WORK_EVENTS.items()}
     return {"presented": states.count("STATE_PRESENTED_ALL"), "partial": states.count("STATE_PRESENTED_PARTIAL"),
-            "dropped": states.count("STATE_DROPPED"), **work}
+            "dropped": states.count("STATE_DROPPED"), **work, "main": main_thread_work(events)}
+
+
+def main_thread_work(events):
+    """The CPU ms of the renderer main thread's tasks in a trace, a task run inside another counted once."""
+    main = {(event["pid"], event["tid"]) for event in events
+            if event.get("ph") == "M" and event["name"] == "thread_name" and event["args"]["name"] == "CrRendererMain"}
+    tasks = sorted((event["ts"], event["ts"] + event["dur"], event.get("tdur", 0)) for event in events
+                   if event["name"] == MAIN_TASK_EVENT and event.get("ph") == "X" and (event["pid"], event["tid"]) in main)
+    total, end = 0, -1
+    for start, finish, cpu in tasks:
+        if start >= end:
+            total, end = total + cpu, finish
+    return total / 1000
 
 
 def percentile(values, share):
@@ -146,7 +164,7 @@ def row(setting, name, runs):
             f"{100 * late / len(frames):.1f} %",
             f"{len(long_tasks)} ({sum(long_tasks):.0f} ms)",
             per_run("presented"), per_run("partial"), per_run("dropped"),
-            per_run("raster"), per_run("decode"), per_run("draw"),
+            per_run("raster"), per_run("decode"), per_run("draw"), per_run("main"),
             ", ".join(f"{run['load']:.1f}" for run in runs)]
 
 
@@ -199,12 +217,14 @@ def main():
         "by Chromium's PipelineReporter; and the CPU ms (thread time, so other work on the machine "
         "inflates it little) of rasterising tiles (RasterTask: where the CSS blur, gradient and text are "
         "drawn), decoding images (SoftwareImageDecodeCache::DecodeImageInTask) and drawing frames in the "
-        "display compositor (Display::DrawAndSwap). Load: the one-minute load average after each run.",
+        "display compositor (Display::DrawAndSwap); and the CPU ms of the renderer's main thread (its RunTask events), "
+        "where the scrolling script, the gallery's script and the loading of images run, and which the "
+        "throttled setting slows 4x. Load: the one-minute load average after each run.",
         *[f"- Run again after a failure: {retry}." for retry in retries],
         "",
         bench.table(["setting", "page", "frames (per run)", "median ms", "p95 ms", "late frames",
                      "long tasks", "presented", "partial", "dropped", "raster CPU ms", "decode CPU ms",
-                     "draw CPU ms", "load per run"], rows),
+                     "draw CPU ms", "main thread CPU ms", "load per run"], rows),
     ])
     print(section)
     results.write_section(bench.RESULTS, "scroll", section)
