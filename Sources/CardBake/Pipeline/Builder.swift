@@ -247,7 +247,9 @@ public struct Builder: Sendable {
         let (toRender, renderers) = AsyncStream.makeStream(of: (position: Int, found: PartlyCached?).self)
         async let rendered: Void = renderAndStore(toRender, of: cards, into: lines, planner: planner, lookUp: lookUp,
                                                   spool: spool, pool: pool, stop: stop, progress: progress)
-        var queued = 0
+        // Counted here, not from the report's lines: a card that fails to render before planning ends is
+        // one of the cards to render, not a failure of planning.
+        var (queued, unplannable) = (0, 0)
         do {
             for start in stride(from: 0, to: cards.count, by: Self.window) {
                 let window = Array(cards[start..<min(start + Self.window, cards.count)])
@@ -265,6 +267,7 @@ public struct Builder: Sendable {
                 for (offset, (card, (planned, cached))) in zip(window, zip(plans, cached)).enumerated() {
                     if case .failure(let failure) = planned {
                         lines.set(.failed(failure), at: start + offset)
+                        unplannable += 1
                     } else if let cached {
                         try spool.put(cached.entry, at: start + offset)
                         lines.set(.cached(card, warnings: cached.plan.warnings), at: start + offset)
@@ -278,7 +281,7 @@ public struct Builder: Sendable {
             throw error
         }
         renderers.finish()
-        progress.planned(total: cards.count, toRender: queued, failed: lines.failures)
+        progress.planned(total: cards.count, toRender: queued, failed: unplannable)
         try await rendered
         try cancellation.check()
         return lines.all

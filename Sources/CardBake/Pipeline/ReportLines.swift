@@ -59,13 +59,6 @@ final class ReportLines: Sendable {
         }
     }
 
-    /// How many lines so far say the card failed.
-    var failures: Int {
-        state.withLock { state in
-            state.lines.count { line in line.shape.map { state.shapes[Int($0)].status == .failed } ?? false }
-        }
-    }
-
     /// Every line, once every card has one.
     var all: [BuildReport.CardResult] {
         state.withLock { state in

@@ -5,6 +5,7 @@ import Foundation
 @testable import CardBakeFiles
 @testable import CardBakeManifest
 @testable import CardBakeRender
+import Synchronization
 import Testing
 import Vips
 
@@ -189,8 +190,16 @@ struct BuilderTests {
         fixture.cards[0]["image"] = "images/missing.png"
         try Data("not an image".utf8).write(to: fixture.folder.file("images/text.png"))
         fixture.cards.append(["id": "text", "image": "images/text.png", "title": "T", "description": ""])
-        let report = try await fixture.build()
+        let planned = Mutex<[String]>([])
+        let report = try await fixture.build(events: { event in
+            if case let .planned(total, toRender, failed) = event {
+                planned.withLock { $0.append("\(total) cards: \(toRender) to render, \(failed) failed") }
+            }
+        })
         #expect(report.cards.map(\.status) == [.failed, .rendered, .rendered, .failed])
+        // The undecodable image fails as it renders, however soon: it is one of the cards to render, and
+        // only the missing one failed planning.
+        #expect(planned.withLock { $0 } == ["4 cards: 3 to render, 1 failed"])
         #expect(report.cards[0].location == "cards[0] (\"alpha\").image")
         #expect(report.cards[0].reason?.contains("missing.png") == true)
         #expect(report.cards[3].reason?.contains("cannot decode image") == true)
