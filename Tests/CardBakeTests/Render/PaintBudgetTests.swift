@@ -54,23 +54,11 @@ struct PaintBudgetTests {
         #expect(mostAtOnce(paintsOf: 400, onThreads: 6, in: budget) <= 3)
     }
 
-    @Test("Small paints that fit the room together still run at most `slots` at once")
-    func capsPaintsBySlots() {
-        let budget = PaintBudget(room: 1.5, slots: 2)
-        budget.paint(pixels: 900) {}
-        // Three of 400 fit in one and a half of 900, but only two slots are open.
-        #expect(mostAtOnce(paintsOf: 400, onThreads: 6, in: budget) <= 2)
-        #expect(mostAtOnce(paintsOf: 100, onThreads: 6, in: PaintBudget(room: 8, slots: 1)) == 1)
-    }
-
-    @Test("A build paints at most once per CPU its workers use, with room for three quarters of a largest paint per CPU")
+    @Test("A build's room is three quarters of a largest paint per CPU its workers use, at least one")
     func buildRoom() {
         #expect(PaintBudget(workers: 3, cpus: 2).room == 1.5)
         #expect(PaintBudget(workers: 8, cpus: 8).room == 6)
         #expect(PaintBudget(workers: 2, cpus: 16).room == 1.5)
         #expect(PaintBudget(workers: 1, cpus: 8).room == 1)
-        #expect(PaintBudget(workers: 3, cpus: 2).slots == 2)
-        #expect(PaintBudget(workers: 8, cpus: 8).slots == 8)
-        #expect(PaintBudget(workers: 1, cpus: 8).slots == 1)
     }
 }
