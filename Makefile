@@ -17,6 +17,9 @@ APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev pkg-config fonts-l
 RECIPE_TEST_PACKAGES := python3-yaml
 # The benchmark's peers: ImageMagick, and a Python virtual environment for pyvips.
 BENCH_APT_PACKAGES := imagemagick python3-venv python3-pip
+# The render stack's header-only pkg-config packages: Package.swift then binds libvips and Pango at
+# their first use instead of linking them (Sources/CRenderStack).
+export PKG_CONFIG_PATH := $(CURDIR)/Sources/CRenderStack/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN   = $(shell $(SWIFT) build -c release --show-bin-path)/cardbake
 

@@ -16,9 +16,10 @@ struct Cardbake: AsyncParsableCommand {
             not be written, read or locked; 2 the command cannot run as given: a flag, the catalog, a cache \
             folder of another version, a format libvips cannot write, or a bad --xcassets (nothing rendered), \
             or shards merge refused; 3 another cardbake used the output or cache folder for longer than \
-            --lock-timeout; 130 interrupted (143 on SIGTERM).
+            --lock-timeout; 130 interrupted (143 on SIGTERM); 127 libvips or Pango cannot be loaded.
+
+            `cardbake --version` prints the version and that of libvips.
             """,
-        version: "cardbake \(Builder.version) (libvips \(Builder.libvipsVersion))",
         subcommands: [BuildCommand.self, WatchCommand.self, CheckCommand.self, CleanCommand.self, MergeCommand.self,
                       CacheCommand.self],
         defaultSubcommand: BuildCommand.self
@@ -40,6 +41,12 @@ enum Main {
         // such free, and later buffers of every size then fragment the heap, so the peak grows with
         // the catalog.
         mallopt(M_MMAP_THRESHOLD, 128 << 10)
+        // Answered here rather than by ArgumentParser, whose configuration every command builds:
+        // naming libvips loads it, and a command that renders nothing starts without it.
+        if CommandLine.arguments.dropFirst().elementsEqual(["--version"]) {
+            print(Builder.generator)
+            return
+        }
         do {
             var command = try Cardbake.parseAsRoot()
             if var command = command as? any AsyncParsableCommand {

@@ -1,4 +1,5 @@
 import CardBakeCache
+import CardBakeRender
 import Foundation
 import Synchronization
 
@@ -76,11 +77,12 @@ struct CacheWorkspace {
         guard let folder else { return nil }
         let now = Int64(Date().timeIntervalSince1970)
         let (statCache, store, textCoverage) = (statCache, store, textCoverage)
-        // Four files of their own, written at once.
+        // Files of their own, written at once.
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? statCache.save(to: folder.appendingPathComponent(Self.statCacheFile)) }
             group.addTask { try? store.save(to: folder.appendingPathComponent(Self.indexFile)) }
             group.addTask { try? textCoverage.save(to: folder.appendingPathComponent(Self.textCoverageFile)) }
+            group.addTask { try? LibvipsRecord.ofLoadedLibrary()?.save(in: folder) }
             group.addTask {
                 var uses = CacheEntryUses(loadingFrom: folder)
                 store.forEachUsedEntry { uses.use($0, at: now) }
@@ -101,6 +103,7 @@ struct CacheWorkspace {
         try? statCache.save(to: folder.appendingPathComponent(Self.statCacheFile))
         try? CacheUseRecord(finished: Int64(Date().timeIntervalSince1970), store: store.usage, statCache: statCache)
             .save(in: folder)
+        try? LibvipsRecord.ofLoadedLibrary()?.save(in: folder)
     }
 
     /// Waits (a bounded time) for the uploads to the remote cache still running; what the build
