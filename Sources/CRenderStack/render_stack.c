@@ -13,8 +13,8 @@ static const char *const libraries[] = {"libvips.so.42", "libpangocairo-1.0.so.0
 enum { library_count = sizeof libraries / sizeof libraries[0] };
 
 static void *handles[library_count];
-static const char *load_error;
-static char message[1024];
+// Why loading failed; empty when it succeeded.
+static char load_error[1024];
 static char libvips_path[4096];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
@@ -29,25 +29,23 @@ static const char *const functions[] = {
 };
 enum { function_count = sizeof functions / sizeof functions[0] };
 
-static int bind_functions(void) {
+static void bind_functions(void) {
     for (int index = 0; index < function_count; index++) {
         void *function = NULL;
         for (int library = 0; library < library_count && !function; library++)
             function = dlsym(handles[library], functions[index]);
         if (!function) {
-            snprintf(message, sizeof message, "%s is in none of %s, %s, %s", functions[index], libraries[0],
-                     libraries[1], libraries[2]);
-            return -1;
+            snprintf(load_error, sizeof load_error, "%s is in none of the render stack's libraries",
+                     functions[index]);
+            return;
         }
         cardbake_render_stack_slots[index] = function;
     }
-    return 0;
 }
 
 #else
 
-static int bind_functions(void) {
-    return 0;
+static void bind_functions(void) {
 }
 
 #endif
@@ -56,18 +54,15 @@ static void load(void) {
     for (int library = 0; library < library_count; library++) {
         handles[library] = dlopen(libraries[library], RTLD_NOW | RTLD_GLOBAL);
         if (!handles[library]) {
-            snprintf(message, sizeof message, "%s", dlerror());
-            load_error = message;
+            snprintf(load_error, sizeof load_error, "%s", dlerror());
             return;
         }
     }
     struct link_map *map = NULL;
     if (dlinfo(handles[0], RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name)
         snprintf(libvips_path, sizeof libvips_path, "%s", map->l_name);
-    if (bind_functions() != 0)
-        load_error = message;
+    bind_functions();
 }
-
 
 const char *cardbake_render_stack_libvips_path(void) {
     return libvips_path[0] ? libvips_path : NULL;
@@ -75,7 +70,7 @@ const char *cardbake_render_stack_libvips_path(void) {
 
 void cardbake_render_stack_load_or_exit(void) {
     pthread_once(&once, load);
-    if (load_error) {
+    if (load_error[0]) {
         fprintf(stderr, "cardbake: cannot load libvips and Pango: %s\n", load_error);
         exit(127);
     }
