@@ -32,9 +32,10 @@ enum GalleryAssets {
         """
 
     /// Paints each card's ThumbHash and loads its bitmap once the card is within two screens of
-    /// the viewport (the working range), fades the bitmap in once it has decoded, and reloads the
-    /// page when `index-version.js` names another version. `cardbakeGallery.decodeThumbHash` is
-    /// exposed for tests.
+    /// the viewport (the working range), fades the bitmap in once it has decoded, drops the bitmap
+    /// again once the card is more than six screens away, and reloads the page when
+    /// `index-version.js` names another version. `cardbakeGallery.decodeThumbHash` is exposed for
+    /// tests.
     static let script = #"""
         (() => {
           "use strict";
@@ -95,8 +96,11 @@ enum GalleryAssets {
           };
           window.cardbakeGallery = { decodeThumbHash };
 
+          // The card's ThumbHash as its background, once per card.
+          const painted = new WeakSet();
           const paintThumbHash = (card) => {
-            if (!card.dataset.thumbhash) return;
+            if (!card.dataset.thumbhash || painted.has(card)) return;
+            painted.add(card);
             try {
               const bytes = Uint8Array.from(atob(card.dataset.thumbhash), (c) => c.charCodeAt(0));
               const { width, height, rgba } = decodeThumbHash(bytes);
@@ -121,19 +125,38 @@ enum GalleryAssets {
             image.srcset = card.dataset.srcset;
             image.src = card.dataset.src;
             card.insertBefore(image, card.querySelector("figcaption"));
-            image.decode().then(() => requestAnimationFrame(() => card.classList.add("shown")),
-                                () => card.classList.add("failed"));
+            // Nothing for an image released before it decoded.
+            const mark = (name) => () => image.isConnected && card.classList.add(name);
+            image.decode().then(() => requestAnimationFrame(mark("shown")), mark("failed"));
           };
 
-          const workingRange = new IntersectionObserver((entries) => {
-            for (const entry of entries) {
-              if (!entry.isIntersecting) continue;
-              workingRange.unobserve(entry.target);
-              paintThumbHash(entry.target);
-              loadBitmap(entry.target);
+          // The <img> removed, so that the browser can let go of its decoded pixels; the placeholder stays.
+          const releaseBitmap = (card) => {
+            card.querySelector("img.bitmap")?.remove();
+            card.classList.remove("shown", "failed");
+          };
+
+          // A card within two screens is loaded, and released once more than six screens away: the
+          // gap keeps a card at the edge from being loaded and released as the page scrolls back and
+          // forth. Each card is watched by one of the two at a time: the page watches every card once.
+          const near = new IntersectionObserver((entries) => {
+            for (const { target: card, isIntersecting } of entries) {
+              if (!isIntersecting) continue;
+              near.unobserve(card);
+              paintThumbHash(card);
+              loadBitmap(card);
+              far.observe(card);
             }
           }, { rootMargin: "200% 0px" });
-          for (const card of document.querySelectorAll(".card")) workingRange.observe(card);
+          const far = new IntersectionObserver((entries) => {
+            for (const { target: card, isIntersecting } of entries) {
+              if (isIntersecting) continue;
+              far.unobserve(card);
+              releaseBitmap(card);
+              near.observe(card);
+            }
+          }, { rootMargin: "600% 0px" });
+          for (const card of document.querySelectorAll(".card")) near.observe(card);
 
           // Live reload: index-version.js sets cardbakeGalleryVersion; one small script every second,
           // none while the page is hidden.

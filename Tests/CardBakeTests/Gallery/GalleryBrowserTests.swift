@@ -95,6 +95,87 @@ struct GalleryBrowserTests {
         }
     }
 
+    /// Whether every card in the viewport shows its bitmap, faded in.
+    static let inViewShown = "wait:[...document.querySelectorAll('.card')].filter(c => { const r = c.getBoundingClientRect(); "
+        + "return r.bottom > 0 && r.top < innerHeight }).every(c => c.classList.contains('shown') "
+        + "&& getComputedStyle(c.querySelector('img.bitmap')).opacity === '1')"
+
+    /// Whether every card more than six screens above or below the viewport (600 %) holds no `<img>`:
+    /// the release is an observer's callback, some frames after the scroll.
+    static let farReleased = "wait:[...document.querySelectorAll('.card')].every(c => { const r = c.getBoundingClientRect(); "
+        + "return (r.bottom >= -6 * innerHeight && r.top <= 7 * innerHeight) || !c.querySelector('img.bitmap') })"
+
+    /// Each card's ``CardState``.
+    static let cardStates = "eval:[...document.querySelectorAll('.card')].map(c => { const r = c.getBoundingClientRect(); "
+        + "const i = c.querySelector('img.bitmap'); return [r.left, r.top, r.bottom, i ? i.naturalWidth : -1, "
+        + "c.classList.contains('shown')] })"
+
+    /// A card as the page holds it: where it is in the viewport, in CSS pixels, and its bitmap.
+    struct CardState: CustomStringConvertible {
+        let left, top, bottom: Double
+        /// -1 with no `<img>`, 0 for one not loaded.
+        let naturalWidth: Int
+        let shown: Bool
+
+        init(_ values: [Any]) {
+            (left, top, bottom) = (values[0] as! Double, values[1] as! Double, values[2] as! Double)
+            (naturalWidth, shown) = (values[3] as! Int, values[4] as! Bool)
+        }
+
+        /// The 300-px bitmap loaded and faded in.
+        var holdsBitmap: Bool { naturalWidth == 300 && shown }
+        var hasNoImage: Bool { naturalWidth == -1 && !shown }
+        var description: String { "top \(top), bottom \(bottom), naturalWidth \(naturalWidth), shown \(shown)" }
+    }
+
+    @Test("A card six screens from the viewport drops its bitmap for its placeholder, and loads it again when it comes back")
+    func farCardsReleased() throws {
+        try withTemporaryDirectory { folder in
+            // 60 cards of 300 × 200 in a viewport of 400 × 600: one a row, 240 px apart, 24 screens.
+            let bitmapColour: [UInt8] = [40, 90, 200]
+            try TestImage.write(TestImage.solid(width: 300, height: 200, bitmapColour),
+                                to: folder.appendingPathComponent("cards/blue@1x.png"))
+            let cards = (0..<60).map {
+                GalleryCard(id: "card-\($0)", title: "Card \($0)", width: 300, height: 200, color: "#C86414",
+                            thumbhash: nil, dataURL: nil, images: [(1, "cards/blue@1x.png")])
+            }
+            let page = folder.appendingPathComponent("index.html")
+            try GalleryPage(cards: cards, generator: "cardbake test", version: ContentDigest.sha256(Data())).html.write(to: page)
+            let screenshot = folder.appendingPathComponent("shot.png")
+            // Down a screen at a time, each card shown on the way; at the bottom, back to the top at once.
+            let down = (0..<30).flatMap { _ in ["eval:scrollBy(0, innerHeight)", Self.inViewShown] }
+            let values = try PageProbe.run(page, width: 400, height: 600, steps: [Self.inViewShown] + down + [
+                Self.farReleased, Self.cardStates,
+                "eval:scrollTo(0, 0)", Self.inViewShown, Self.farReleased, Self.cardStates, "screenshot:\(screenshot.path)",
+            ])
+            let states = values.compactMap { $0 as? [[Any]] }.map { $0.map(CardState.init) }
+            try #require(states.count == 2)
+            let (bottom, top) = (states[0], states[1])
+            let farAway = 6.0 * 600   // the release margin, 600 %
+            func isFar(_ card: CardState) -> Bool { card.bottom < -farAway || card.top > 600 + farAway }
+
+            // At the bottom: the cards more than six screens above have let go; every other card, all
+            // loaded on the way down, still shows its bitmap (the four screens between two and six
+            // are the hysteresis).
+            #expect(bottom.last!.bottom <= 600, "not at the bottom: \(bottom.last!)")
+            #expect(bottom.filter(isFar).count >= 30)
+            for (index, card) in bottom.enumerated() {
+                #expect(isFar(card) ? card.hasNoImage : card.holdsBitmap, "card \(index) at the bottom: \(card)")
+            }
+            #expect(bottom.filter { !isFar($0) && $0.bottom < -2 * 600 }.count >= 10)
+            // Back at the top: the first cards loaded and decoded again, those now far below let go.
+            #expect(bottom[0].hasNoImage && top[0].holdsBitmap, "\(bottom[0]), \(top[0])")
+            #expect(top.filter(isFar).count >= 30)
+            for (index, card) in top.enumerated() where isFar(card) {
+                #expect(card.hasNoImage, "card \(index) at the top: \(card)")
+            }
+            // The screenshot shows the first card's bitmap, not its placeholder colour.
+            let shot = try Bitmap(encoded: Data(contentsOf: screenshot))
+            let first = (x: Int(top[0].left), y: Int(top[0].top))
+            Self.expectClose(shot.mean(x: first.x + 20, y: first.y + 20, width: 260, height: 160), bitmapColour.map(Int.init), 2)
+        }
+    }
+
     @Test("The page's ThumbHash decoder gives what the reference decoder gives")
     func thumbHashDecoder() throws {
         try withTemporaryDirectory { folder in
