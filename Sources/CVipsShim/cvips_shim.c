@@ -271,7 +271,7 @@ int cvips_pngsave(VipsImage *in, void **buffer, size_t *length, int compression,
 
 int cvips_jpegsave(VipsImage *in, void **buffer, size_t *length, int quality) {
     return vips_jpegsave_buffer(in, buffer, length,
-        "Q", quality, "optimize_coding", TRUE, "strip", TRUE, NULL);
+        "Q", quality, "optimize_coding", TRUE, "subsample_mode", VIPS_FOREIGN_SUBSAMPLE_OFF, "strip", TRUE, NULL);
 }
 
 int cvips_webpsave(VipsImage *in, void **buffer, size_t *length, int quality) {

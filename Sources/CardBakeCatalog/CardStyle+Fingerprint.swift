@@ -25,11 +25,16 @@ extension CardStyle: Fingerprintable {
 }
 
 extension OutputFormat: Fingerprintable {
+    /// Only the settings the format's encoder reads, so that a setting another format uses changes no key.
     public func fingerprint(into key: inout Fingerprint) {
         key.add("format", kind.rawValue)
-        key.add("quality", quality)
-        key.add("compression", pngCompression)
-        key.add("pngFilter", pngFilter.rawValue)
+        if kind == .png {
+            key.add("compression", pngCompression)
+            key.add("pngFilter", pngFilter.rawValue)
+        } else {
+            // Unset is not the default's number: a JPEG whose quality is unset picks it per image.
+            key.add("quality", quality.map(String.init) ?? "default")
+        }
     }
 }
 

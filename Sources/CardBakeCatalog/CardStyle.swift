@@ -64,6 +64,16 @@ public struct OutputFormat: Sendable, Hashable {
             }
         }
 
+        /// The quality a style that sets none encodes with: 90 for JPEG (the default format, without
+        /// chroma subsampling: README, "Which format to ship"), 85 for WebP, HEIC and AVIF. PNG has none.
+        public var defaultQuality: Int? {
+            switch self {
+            case .png: nil
+            case .jpeg: 90
+            case .webp, .heic, .avif: 85
+            }
+        }
+
         /// File name extension of the encoded images.
         public var fileExtension: String {
             switch self {
@@ -76,10 +86,17 @@ public struct OutputFormat: Sendable, Hashable {
         }
     }
 
-    /// Catalog key `format`.
-    public var kind: Kind = .png
-    /// Catalog key `quality`: 1...100, used by JPEG, WebP, HEIC and AVIF.
-    public var quality: Int = 85
+    /// Catalog key `format`. JPEG by default: the format an app decodes fastest at the fidelity floor
+    /// (README, "Which format to ship").
+    public var kind: Kind = .jpeg
+    /// Catalog key `quality`: 1...100, used by JPEG, WebP, HEIC and AVIF; nil takes the format's
+    /// ``Kind/defaultQuality``.
+    public var quality: Int?
+    /// The quality the lossy encoders use: `quality`, else the format's default (nil for PNG).
+    public var effectiveQuality: Int? { quality ?? kind.defaultQuality }
+    /// Whether each image's quality is picked to keep the fidelity floor: a JPEG whose style sets no
+    /// quality starts at the default and goes up where an image needs it (README, "Which format to ship").
+    public var picksQualityPerImage: Bool { kind == .jpeg && quality == nil }
     /// Catalog key `compression`: PNG zlib level 0...9. The default, 2 with adaptive filters, was
     /// chosen from `make bench`'s format table: about 4 times faster to encode than zlib's usual 6
     /// for files about 13 % larger (bench/RESULTS.md).

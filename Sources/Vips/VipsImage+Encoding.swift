@@ -7,7 +7,7 @@ import Synchronization
 public enum VipsEncoder: Sendable, Hashable {
     /// zlib `compression` 0...9 and the row filters to choose from.
     case png(compression: Int, filter: PNGFilter)
-    /// Quality 1...100, optimised Huffman tables.
+    /// Quality 1...100, baseline, optimised Huffman tables, no chroma subsampling (colour edges and text stay sharp).
     case jpeg(quality: Int)
     /// Lossy WebP at quality 1...100.
     case webp(quality: Int)

@@ -49,7 +49,7 @@ enum CatalogInvariants {
         require((0...4096).contains(style.textAreaHeight), path, "textAreaHeight \(style.textAreaHeight)")
         require(!style.scales.isEmpty && style.scales == Array(Set(style.scales)).sorted()
                     && style.scales.allSatisfy((1...4).contains), path, "scales \(style.scales)")
-        require((1...100).contains(style.output.quality), path, "quality \(style.output.quality)")
+        if let quality = style.output.quality { require((1...100).contains(quality), path, "quality \(quality)") }
         require((0...9).contains(style.output.pngCompression), path, "compression \(style.output.pngCompression)")
         require((0...100).contains(style.blur.radius) && (0...4).contains(style.blur.saturation), path, "blur \(style.blur)")
         require((0...100).contains(style.border.width), path, "border width \(style.border.width)")

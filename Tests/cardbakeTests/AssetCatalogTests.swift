@@ -52,7 +52,7 @@ struct AssetCatalogTests {
                     let name = try #require(image["filename"])
                     let scale = Int(try #require(image["scale"]).dropLast())!
                     let bytes = try sandbox.data("OUT/Cards.xcassets/\(set)/\(name)")
-                    let size = try #require(pngSize(bytes), "\(name) is not a PNG")
+                    let size = try #require(jpegSize(bytes), "\(name) is not a JPEG")
                     #expect(size.width == points.width * scale && size.height == points.height * scale, "\(name)")
                     // the same file as in cards/: a hard link on this file system
                     let output = try #require(entry.images["\(scale)x"]).file
@@ -69,12 +69,12 @@ struct AssetCatalogTests {
                 {
                   "images" : [
                     {
-                      "filename" : "mid-cat@1x.png",
+                      "filename" : "mid-cat@1x.jpg",
                       "idiom" : "universal",
                       "scale" : "1x"
                     },
                     {
-                      "filename" : "mid-cat@3x.png",
+                      "filename" : "mid-cat@3x.jpg",
                       "idiom" : "universal",
                       "scale" : "3x"
                     }
@@ -108,12 +108,12 @@ struct AssetCatalogTests {
 
             // When one image set's JSON is edited and one image deleted
             try sandbox.write("{}", to: "OUT/Cards.xcassets/mid-cat.imageset/Contents.json")
-            try sandbox.remove("OUT/Cards.xcassets/zeta-coffee.imageset/zeta-coffee@1x.png")
+            try sandbox.remove("OUT/Cards.xcassets/zeta-coffee.imageset/zeta-coffee@1x.jpg")
             let check = try sandbox.run(Self.check)
             #expect(check.status == 1, check.comment)
             #expect(check.stdout.contains("stale: mid-cat: ") && check.stdout.contains("mid-cat.imageset/Contents.json differs"),
                     check.comment)
-            #expect(check.stdout.contains("stale: zeta-coffee: ") && check.stdout.contains("zeta-coffee@1x.png is missing"),
+            #expect(check.stdout.contains("stale: zeta-coffee: ") && check.stdout.contains("zeta-coffee@1x.jpg is missing"),
                     check.comment)
             #expect(try sandbox.run(Self.build).status == 0)
 

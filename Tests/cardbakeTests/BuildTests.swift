@@ -32,7 +32,7 @@ struct BuildTests {
             #expect(!result.stderr.contains("error:"), result.comment)
 
             // and writes exactly the expected files
-            let expectedFiles = threeCards.flatMap { card in [1, 2].map { "cards/\(card.id)@\($0)x.png" } }
+            let expectedFiles = threeCards.flatMap { card in [1, 2].map { "cards/\(card.id)@\($0)x.jpg" } }
             #expect(sandbox.fileNames("OUT") == (["cards", "index-version.js", "index.html", "manifest.json"] + expectedFiles).sorted())
 
             // and the manifest describes them, in catalog order
@@ -56,10 +56,10 @@ struct BuildTests {
                 for scale in [1, 2] {
                     let image = try #require(entry.images["\(scale)x"])
                     let expected = DemoImage.pixelSize(of: card.image, scale: scale)
-                    #expect(image.file == "cards/\(card.id)@\(scale)x.png")
+                    #expect(image.file == "cards/\(card.id)@\(scale)x.jpg")
                     #expect(image.width == expected.width && image.height == expected.height)
                     let bytes = try sandbox.data("OUT/\(image.file)")
-                    let size = try #require(pngSize(bytes), "\(image.file) is not a PNG")
+                    let size = try #require(jpegSize(bytes), "\(image.file) is not a JPEG")
                     #expect(size.width == expected.width && size.height == expected.height,
                             "\(image.file) is \(size.width)×\(size.height), expected \(expected.width)×\(expected.height)")
                     #expect(image.bytes == bytes.count)
@@ -132,9 +132,9 @@ struct BuildTests {
             let manifest = try ManifestFile.read(from: sandbox.url("OUT/manifest.json"))
             #expect(manifest.entry("alpha-astronaut")?.title == "Commander Eileen Collins")
             let after = sandbox.listing("OUT")
-            #expect(after["cards/alpha-astronaut@1x.png"] != before["cards/alpha-astronaut@1x.png"])
-            #expect(after["cards/zeta-coffee@1x.png"] == before["cards/zeta-coffee@1x.png"])
-            #expect(after["cards/mid-cat@1x.png"] == before["cards/mid-cat@1x.png"])
+            #expect(after["cards/alpha-astronaut@1x.jpg"] != before["cards/alpha-astronaut@1x.jpg"])
+            #expect(after["cards/zeta-coffee@1x.jpg"] == before["cards/zeta-coffee@1x.jpg"])
+            #expect(after["cards/mid-cat@1x.jpg"] == before["cards/mid-cat@1x.jpg"])
         }
     }
 
@@ -144,9 +144,9 @@ struct BuildTests {
             // Given a build, then one card file deleted and another overwritten
             try sandbox.writeCatalog(threeCards)
             try #require(try sandbox.run(["build", "catalog.json", "--output", "OUT"]).status == 0)
-            let original = try threeCards.map { try sandbox.data("OUT/cards/\($0.id)@1x.png") }
-            try sandbox.remove("OUT/cards/zeta-coffee@1x.png")
-            try sandbox.write("junk", to: "OUT/cards/mid-cat@1x.png")
+            let original = try threeCards.map { try sandbox.data("OUT/cards/\($0.id)@1x.jpg") }
+            try sandbox.remove("OUT/cards/zeta-coffee@1x.jpg")
+            try sandbox.write("junk", to: "OUT/cards/mid-cat@1x.jpg")
 
             // When
             let result = try sandbox.run(["build", "catalog.json", "--output", "OUT"])
@@ -154,7 +154,7 @@ struct BuildTests {
             // Then
             #expect(result.status == 0, result.comment)
             #expect(Summary.find(in: result) == Summary(total: 3, rendered: 0, cached: 3, failed: 0), result.comment)
-            #expect(try threeCards.map { try sandbox.data("OUT/cards/\($0.id)@1x.png") } == original)
+            #expect(try threeCards.map { try sandbox.data("OUT/cards/\($0.id)@1x.jpg") } == original)
             let check = try sandbox.run(["check", "catalog.json", "--output", "OUT"])
             #expect(check.status == 0, check.comment)
         }
@@ -185,26 +185,27 @@ struct BuildTests {
         }
     }
 
-    @Test("--format jpeg writes .jpg files that are JPEGs, and removes the PNGs of the previous build")
-    func jpegFormat() throws {
+    @Test("--format png writes lossless .png files, and removes the JPEGs of the previous default build")
+    func pngFormat() throws {
         try Sandbox.with { sandbox in
-            // Given a PNG build
+            // Given a build in the default format
             try sandbox.writeCatalog(Array(threeCards.prefix(2)))
             try #require(try sandbox.run(["build", "catalog.json", "--output", "OUT"]).status == 0)
 
-            // When built again as JPEG
-            let result = try sandbox.run(["build", "catalog.json", "--output", "OUT", "--format", "jpeg"])
+            // When built again as PNG
+            let result = try sandbox.run(["build", "catalog.json", "--output", "OUT", "--format", "png"])
 
             // Then
             #expect(result.status == 0, result.comment)
             #expect(Summary.find(in: result)?.rendered == 2, result.comment)
-            #expect(sandbox.fileNames("OUT/cards") == ["alpha-astronaut@1x.jpg", "zeta-coffee@1x.jpg"])
+            #expect(sandbox.fileNames("OUT/cards") == ["alpha-astronaut@1x.png", "zeta-coffee@1x.png"])
             let manifest = try ManifestFile.read(from: sandbox.url("OUT/manifest.json"))
             for entry in manifest.cards {
                 let image = try #require(entry.images["1x"])
-                #expect(image.file == "cards/\(entry.id)@1x.jpg")
+                #expect(image.file == "cards/\(entry.id)@1x.png")
                 let bytes = try sandbox.data("OUT/\(image.file)")
-                #expect(Array(bytes.prefix(3)) == [0xFF, 0xD8, 0xFF], "\(image.file) does not start like a JPEG")
+                let size = try #require(pngSize(bytes), "\(image.file) is not a PNG")
+                #expect(size.width == image.width && size.height == image.height)
                 #expect(image.sha256 == ContentDigest.sha256(bytes).description)
             }
         }
@@ -238,12 +239,12 @@ struct BuildTests {
 
             // Then
             #expect(result.status == 0, result.comment)
-            #expect(sandbox.fileNames("OUT/cards") == ["alpha-astronaut@2x.png", "zeta-coffee@2x.png"])
+            #expect(sandbox.fileNames("OUT/cards") == ["alpha-astronaut@2x.jpg", "zeta-coffee@2x.jpg"])
             let manifest = try ManifestFile.read(from: sandbox.url("OUT/manifest.json"))
             for (card, entry) in zip(threeCards, manifest.cards) {
                 #expect(entry.images.keys.sorted() == ["2x"])
                 let expected = DemoImage.pixelSize(of: card.image, scale: 2)
-                let size = try #require(pngSize(try sandbox.data("OUT/cards/\(card.id)@2x.png")))
+                let size = try #require(jpegSize(try sandbox.data("OUT/cards/\(card.id)@2x.jpg")))
                 #expect(size.width == expected.width && size.height == expected.height)
             }
         }
@@ -272,7 +273,7 @@ struct BuildTests {
             for entry in manifest.cards {
                 #expect(entry.images.keys.sorted() == ["1x", "2x", "3x"])
                 for (name, image) in entry.images {
-                    let size = try #require(pngSize(try sandbox.data("Output/\(image.file)")))
+                    let size = try #require(jpegSize(try sandbox.data("Output/\(image.file)")))
                     #expect(size.width == image.width && size.height == image.height, "\(entry.id) \(name)")
                     let scale = Double(Int(name.dropLast()) ?? 0)
                     #expect(Double(image.width) == entry.size.width * scale && Double(image.height) == entry.size.height * scale)

@@ -38,7 +38,7 @@ struct CacheDamageTests {
             // so that every card must come from the cache
             try sandbox.writeCatalog(threeCards, style: ["scales": [1, 2]])
             try #require(try sandbox.run(["build", "catalog.json", "--output", "OUT"]).status == 0)
-            let original = try Dictionary(uniqueKeysWithValues: sandbox.fileNames("OUT").filter { $0.hasSuffix(".png") }
+            let original = try Dictionary(uniqueKeysWithValues: sandbox.fileNames("OUT").filter { $0.hasSuffix(".jpg") }
                 .map { ($0, try sandbox.data("OUT/\($0)")) })
             let damaged = FolderAudit.files(in: sandbox.url(".cardbake")).filter(damage.applies)
             try #require(!damaged.isEmpty)

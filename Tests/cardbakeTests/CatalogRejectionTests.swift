@@ -113,7 +113,7 @@ struct CatalogRejectionTests {
             let line = #"error: catalog.json: cards[1] ("no-font").style.title: no installed font provides the family "No Such Family 123""#
             #expect(result.stderrLines.contains { $0.hasPrefix(line) }, result.comment)
             #expect(try ManifestFile.read(from: sandbox.url("OUT/manifest.json")).cards.map(\.id) == ["good"])
-            #expect(sandbox.fileNames("OUT/cards") == ["good@1x.png"])
+            #expect(sandbox.fileNames("OUT/cards") == ["good@1x.jpg"])
             let report = try ReportFile.read(from: sandbox.url("report.json"))
             #expect(report.card("no-font")?.status == "failed")
             #expect(report.card("no-font")?.field == "style.title")
@@ -148,7 +148,7 @@ struct CatalogRejectionTests {
             #expect(manifest.cards.map(\.id) == cards.map(\.id))
             #expect(manifest.cards.map { Array($0.title.unicodeScalars) } == cards.map { Array($0.title.unicodeScalars) })
             #expect(manifest.cards.map { Array($0.description.unicodeScalars) } == cards.map { Array($0.description.unicodeScalars) })
-            #expect(sandbox.fileNames("OUT/cards") == cards.map { "\($0.id)@1x.png" }.sorted())
+            #expect(sandbox.fileNames("OUT/cards") == cards.map { "\($0.id)@1x.jpg" }.sorted())
         }
     }
 }

@@ -16,8 +16,8 @@ struct CheckTests {
             switch self {
             case .editTitle, .editDescription: "stale: mid-cat: title or description changed"
             case .rewriteImage: "stale: zeta-coffee: image changed"
-            case .deleteOutputFile: "stale: mid-cat: cards/mid-cat@1x.png is missing"
-            case .modifyOutputFile: "stale: mid-cat: cards/mid-cat@1x.png was modified after the build"
+            case .deleteOutputFile: "stale: mid-cat: cards/mid-cat@1x.jpg is missing"
+            case .modifyOutputFile: "stale: mid-cat: cards/mid-cat@1x.jpg was modified after the build"
             case .removeCard: "extra: alpha-astronaut: no longer in the catalog"
             case .addCard: "missing: new-card: "
             case .deleteImage: "failing: zeta-coffee: cannot read image "
@@ -39,11 +39,11 @@ struct CheckTests {
                 try sandbox.write(Data(contentsOf: CardbakeBinary.demoImages.appendingPathComponent("coins.jpg")),
                                   to: "images/coffee.jpg")
             case .deleteOutputFile:
-                try sandbox.remove("OUT/cards/mid-cat@1x.png")
+                try sandbox.remove("OUT/cards/mid-cat@1x.jpg")
             case .modifyOutputFile:
-                var bytes = try sandbox.data("OUT/cards/mid-cat@1x.png")
+                var bytes = try sandbox.data("OUT/cards/mid-cat@1x.jpg")
                 bytes[bytes.count - 20] ^= 0xFF
-                try sandbox.write(bytes, to: "OUT/cards/mid-cat@1x.png")
+                try sandbox.write(bytes, to: "OUT/cards/mid-cat@1x.jpg")
             case .removeCard:
                 cards.remove(at: 1)
                 try sandbox.writeCatalog(cards)

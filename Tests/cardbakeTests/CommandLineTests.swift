@@ -93,7 +93,7 @@ struct CommandLineTests {
             #expect(result.status == 0, result.comment)
             #expect(Summary.find(in: result) == Summary(total: 1, rendered: 1, cached: 0, failed: 0), result.comment)
             #expect(sandbox.exists("Output/manifest.json"))
-            #expect(sandbox.exists("Output/cards/coffee@1x.png"))
+            #expect(sandbox.exists("Output/cards/coffee@1x.jpg"))
             #expect(sandbox.exists(".cardbake"), "the default cache folder was not created")
         }
     }

@@ -49,7 +49,7 @@ struct FailureTests {
             // the good cards are built, in order, and the failed ones are left out
             let manifest = try ManifestFile.read(from: sandbox.url("OUT/manifest.json"))
             #expect(manifest.cards.map(\.id) == ["good-coffee", "good-cat"])
-            #expect(sandbox.fileNames("OUT/cards") == ["good-cat@1x.png", "good-coffee@1x.png"])
+            #expect(sandbox.fileNames("OUT/cards") == ["good-cat@1x.jpg", "good-coffee@1x.jpg"])
 
             // and the report marks the failures with field and reason
             let report = try ReportFile.read(from: sandbox.url("report.json"))

@@ -76,10 +76,10 @@ struct KilledBuildTests {
     /// Leaves in OUT what a build of `threeCards` killed while writing the output would: the file of
     /// a card it added, temporary files, and its note of the files it was writing.
     func leaveKilledBuild(in sandbox: Sandbox) throws {
-        try sandbox.write(sandbox.data("OUT/cards/zeta-coffee@1x.png"), to: "OUT/cards/mid-cat@1x.png")
+        try sandbox.write(sandbox.data("OUT/cards/zeta-coffee@1x.jpg"), to: "OUT/cards/mid-cat@1x.jpg")
         try sandbox.write("partial", to: "OUT/cards/.tmp-4242-1f")
         try sandbox.write("partial", to: "OUT/.tmp-4242-2e")
-        try sandbox.write(threeCards.map { "cards/\($0.id)@1x.png\n" }.sorted().joined(), to: "OUT/.cardbake-unfinished")
+        try sandbox.write(threeCards.map { "cards/\($0.id)@1x.jpg\n" }.sorted().joined(), to: "OUT/.cardbake-unfinished")
     }
 
     @Test("The next build removes what a build killed while writing the output left, and no file of the user's")

@@ -24,16 +24,16 @@ struct OutputAndCacheTests {
             #expect(Summary.find(in: result) == Summary(total: 2, rendered: 0, cached: 2, failed: 0), result.comment)
             let manifest = try ManifestFile.read(from: sandbox.url("OUT/manifest.json"))
             #expect(manifest.cards.map(\.id) == ["zeta-coffee", "mid-cat"])
-            #expect(!sandbox.exists("OUT/cards/alpha-astronaut@1x.png"))
-            #expect(!sandbox.exists("OUT/cards/alpha-astronaut@2x.png"))
+            #expect(!sandbox.exists("OUT/cards/alpha-astronaut@1x.jpg"))
+            #expect(!sandbox.exists("OUT/cards/alpha-astronaut@2x.jpg"))
             for file in foreign {
                 #expect(try sandbox.data(file) == Data("not cardbake's\n".utf8), "\(file) was removed or changed")
             }
             for card in [threeCards[0], threeCards[2]] {
-                #expect(sandbox.exists("OUT/cards/\(card.id)@1x.png") && sandbox.exists("OUT/cards/\(card.id)@2x.png"))
+                #expect(sandbox.exists("OUT/cards/\(card.id)@1x.jpg") && sandbox.exists("OUT/cards/\(card.id)@2x.jpg"))
             }
             let report = try ReportFile.read(from: sandbox.url("report.json"))
-            #expect(report.removed == ["cards/alpha-astronaut@1x.png", "cards/alpha-astronaut@2x.png"])
+            #expect(report.removed == ["cards/alpha-astronaut@1x.jpg", "cards/alpha-astronaut@2x.jpg"])
 
             // and a build with no cards left removes the rest of cardbake's files, but not the user's
             try sandbox.writeCatalog([])
@@ -57,7 +57,7 @@ struct OutputAndCacheTests {
 
             // Then
             #expect(result.status == 0, result.comment)
-            #expect(sandbox.fileNames("OUT/cards") == ["zeta-coffee@2x.png"])
+            #expect(sandbox.fileNames("OUT/cards") == ["zeta-coffee@2x.jpg"])
         }
     }
 

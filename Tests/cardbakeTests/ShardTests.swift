@@ -44,7 +44,7 @@ struct ShardTests {
             #expect(try Self.cardIDs(in: sandbox, "shard1") == ["coins", "retina"])
             #expect(try Self.cardIDs(in: sandbox, "shard2") == ["rocket"])
             #expect(try Self.cardIDs(in: sandbox, "shard3") == ["zeta-coffee", "alpha-astronaut", "mid-cat"])
-            #expect(sandbox.fileNames("shard2") == ["cards", "cards/rocket@1x.png", "manifest.json", "shard.json"])
+            #expect(sandbox.fileNames("shard2") == ["cards", "cards/rocket@1x.jpg", "manifest.json", "shard.json"])
 
             // When they are merged, in any order
             let merge = try sandbox.run(["merge", "MERGED", "shard3", "shard1", "shard2"])
@@ -54,12 +54,12 @@ struct ShardTests {
             #expect(merge.stdout.contains("6 cards"), merge.comment)
             #expect(try sandbox.data("MERGED/manifest.json") == sandbox.data("WHOLE/manifest.json"))
             #expect(sandbox.fileNames("MERGED") == sandbox.fileNames("WHOLE"))
-            for file in sandbox.fileNames("WHOLE") where file.hasSuffix(".png") {
+            for file in sandbox.fileNames("WHOLE") where file.hasSuffix(".jpg") {
                 #expect(try sandbox.data("MERGED/\(file)") == sandbox.data("WHOLE/\(file)"), "\(file)")
             }
             #expect(sandbox.temporaryFiles("MERGED").isEmpty && !sandbox.exists("MERGED/.cardbake-unfinished"))
             // and each card file is a link to the shard's, not a copy
-            #expect(try Self.inode(sandbox, "MERGED/cards/rocket@1x.png") == Self.inode(sandbox, "shard2/cards/rocket@1x.png"))
+            #expect(try Self.inode(sandbox, "MERGED/cards/rocket@1x.jpg") == Self.inode(sandbox, "shard2/cards/rocket@1x.jpg"))
             let check = try sandbox.run(["check", "catalog.json", "--output", "MERGED", "--cache-dir", "cache-whole"])
             #expect(check.status == 0, check.comment)
 
@@ -78,7 +78,7 @@ struct ShardTests {
             try sandbox.writeCatalog(sixCards)
             _ = try Self.buildShards(sandbox, count: 3)
             #expect(try sandbox.run(["merge", "OUT", "shard1", "shard2", "shard3"]).status == 0)
-            #expect(sandbox.exists("OUT/cards/rocket@1x.png"))
+            #expect(sandbox.exists("OUT/cards/rocket@1x.jpg"))
 
             // When "rocket" leaves the catalog and the shards are built and merged again
             try sandbox.writeCatalog(sixCards.filter { $0.id != "rocket" })
@@ -88,8 +88,8 @@ struct ShardTests {
 
             // Then its file is gone, and the folder is what a single build of the new catalog writes
             #expect(merge.status == 0, merge.comment)
-            #expect(merge.stderr.contains("removed cards/rocket@1x.png"), merge.comment)
-            #expect(!sandbox.exists("OUT/cards/rocket@1x.png"))
+            #expect(merge.stderr.contains("removed cards/rocket@1x.jpg"), merge.comment)
+            #expect(!sandbox.exists("OUT/cards/rocket@1x.jpg"))
             #expect(try Self.cardIDs(in: sandbox, "shard2") == [])
             let single = try sandbox.run(["build", "catalog.json", "--output", "WHOLE", "--cache-dir", "cache"])
             #expect(single.status == 0, single.comment)
@@ -157,7 +157,7 @@ struct ShardTests {
             // Given two shards, one of whose files was damaged on its way (a new file, not the built one)
             try sandbox.writeCatalog(sixCards)
             _ = try Self.buildShards(sandbox, count: 2)
-            let damagedName = try #require(sandbox.fileNames("shard2").first { $0.hasSuffix(".png") })
+            let damagedName = try #require(sandbox.fileNames("shard2").first { $0.hasSuffix(".jpg") })
             var damaged = try sandbox.data("shard2/\(damagedName)")
             damaged[damaged.count / 2] ^= 0xFF
             try sandbox.remove("shard2/\(damagedName)")

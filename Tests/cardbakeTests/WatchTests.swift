@@ -43,9 +43,9 @@ struct WatchTests {
             #expect(watch.stdoutSoFar.contains("1 rendered, 1 cached"), Comment(rawValue: watch.stdoutSoFar))
 
             // An image written in place.
-            let before = try sandbox.data("OUT/cards/astronaut@1x.png")
+            let before = try sandbox.data("OUT/cards/astronaut@1x.jpg")
             try sandbox.copyImage("chelsea.jpg", as: "astronaut.jpg")
-            #expect(watch.waitUntil { (try? sandbox.data("OUT/cards/astronaut@1x.png")) != before },
+            #expect(watch.waitUntil { (try? sandbox.data("OUT/cards/astronaut@1x.jpg")) != before },
                     "the new image never reached the card\n\(watch.stderrSoFar)")
 
             // A catalog saved mid-edit: its errors, and the last good output kept.

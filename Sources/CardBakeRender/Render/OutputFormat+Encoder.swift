@@ -4,7 +4,8 @@ import Vips
 extension OutputFormat {
     /// The libvips encoder for these settings.
     package var encoder: VipsEncoder {
-        switch kind {
+        let quality = effectiveQuality ?? 100
+        return switch kind {
         case .png: .png(compression: pngCompression, filter: pngFilter.encoderFilter)
         case .jpeg: .jpeg(quality: quality)
         case .webp: .webp(quality: quality)

@@ -67,7 +67,7 @@ package struct PreparedCard: Sendable {
         for scale in scales {
             try cancellation.check()
             bitmaps[scale] = try painting(scale: scale, within: budget) {
-                try encoded(try paint(scale: scale, background: background))
+                try encoded(try paint(scale: scale, background: background), scale: scale)
             }
         }
         return bitmaps
@@ -84,7 +84,8 @@ package struct PreparedCard: Sendable {
         let (smallestBitmap, placeholder) = try painting(scale: smallest, within: budget) {
             // Measured and encoded: painted once, into memory.
             let measured = try paint(scale: smallest, background: background).inMemory()
-            return (scales.contains(smallest) ? try encoded(measured) : nil, try CardPlaceholder.measure(measured))
+            return (scales.contains(smallest) ? try encoded(measured, scale: smallest) : nil,
+                    try CardPlaceholder.measure(measured))
         }
         var bitmaps = try render(scales: scales.filter { $0 != smallest }, background: background, budget: budget,
                                  cancellation: cancellation)
@@ -103,7 +104,11 @@ package struct PreparedCard: Sendable {
             .render(source: source.decoded, background: background, scale: scale)
     }
 
-    private func encoded(_ bitmap: VipsImage) throws(VipsError) -> EncodedBitmap {
-        EncodedBitmap(data: try bitmap.encoded(as: card.style.output.encoder), width: bitmap.width, height: bitmap.height)
+    private func encoded(_ bitmap: VipsImage, scale: Int) throws(VipsError) -> EncodedBitmap {
+        let output = card.style.output
+        let data = output.picksQualityPerImage
+            ? try FidelityFloor.standard.jpeg(of: bitmap, textTop: layout.title.pixels(atScale: scale).y)
+            : try bitmap.encoded(as: output.encoder)
+        return EncodedBitmap(data: data, width: bitmap.width, height: bitmap.height)
     }
 }

@@ -20,7 +20,7 @@ struct AppSideTests {
 
         for card in manifest.cards {
             #expect(card.scales == [1, 2])
-            #expect(card.image(forScreenScale: 3)?.file == "cards/\(card.id)@2x.png")
+            #expect(card.image(forScreenScale: 3)?.file == "cards/\(card.id)@2x.jpg")
             #expect(card.placeholder.decodedThumbHash != nil, "\(card.id): \(card.placeholder.thumbhash)")
             for image in card.images.values {
                 try image.verifyFile(in: fixture.output)
@@ -29,7 +29,7 @@ struct AppSideTests {
             }
         }
 
-        let damaged = fixture.outputFile("beta@2x.png")
+        let damaged = fixture.outputFile("beta@2x.jpg")
         var bytes = try Data(contentsOf: damaged)
         bytes[bytes.count / 2] ^= 0xFF
         try bytes.write(to: damaged)

@@ -82,7 +82,7 @@ struct BuilderTests {
     func noOpRebuild() async throws {
         let fixture = try Self.fixture()
         try await fixture.build()
-        let file = fixture.outputFile("alpha@2x.png")
+        let file = fixture.outputFile("alpha@2x.jpg")
         let before = try FileManager.default.attributesOfItem(atPath: file.path)
         let report = try await fixture.build()
         #expect(report.count(.rendered) == 0 && report.count(.cached) == 3)
@@ -148,8 +148,8 @@ struct BuilderTests {
         try Data("mine".utf8).write(to: foreign)
         fixture.cards.remove(at: 0)
         let report = try await fixture.build()
-        #expect(report.removed == ["cards/alpha@1x.png", "cards/alpha@2x.png"])
-        #expect(!FileManager.default.fileExists(atPath: fixture.outputFile("alpha@1x.png").path))
+        #expect(report.removed == ["cards/alpha@1x.jpg", "cards/alpha@2x.jpg"])
+        #expect(!FileManager.default.fileExists(atPath: fixture.outputFile("alpha@1x.jpg").path))
         #expect(FileManager.default.fileExists(atPath: foreign.path))
         #expect(fixture.manifest?.cards.map(\.id) == ["beta", "gamma"])
     }

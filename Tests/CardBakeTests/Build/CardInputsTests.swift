@@ -35,22 +35,28 @@ struct CardInputsTests {
         let testDescription: String
         /// False for `scales`: they change the card's key but not the key of any one bitmap.
         let changesImageKey: Bool
+        /// The style the change is made to: the default one, or one whose format reads the property.
+        let base: CardStyle
         let apply: @Sendable (inout CardStyle, inout ResolvedFonts) -> Void
 
-        init(_ path: String, changesImageKey: Bool = true,
+        init(_ path: String, changesImageKey: Bool = true, base: CardStyle = CardStyle(),
              _ apply: @escaping @Sendable (inout CardStyle, inout ResolvedFonts) -> Void) {
             testDescription = path
             self.changesImageKey = changesImageKey
+            self.base = base
             self.apply = apply
         }
 
-        init(_ path: String, changesImageKey: Bool = true, _ apply: @escaping @Sendable (inout CardStyle) -> Void) {
-            self.init(path, changesImageKey: changesImageKey) { style, _ in apply(&style) }
+        init(_ path: String, changesImageKey: Bool = true, base: CardStyle = CardStyle(),
+             _ apply: @escaping @Sendable (inout CardStyle) -> Void) {
+            self.init(path, changesImageKey: changesImageKey, base: base) { style, _ in apply(&style) }
         }
     }
 
     /// One change to every stored property of a style, at any depth, and the removal of each shadow.
     static let styleChanges: [StyleChange] = {
+        var png = CardStyle()
+        png.output.kind = .png
         var changes = [
             StyleChange("cardWidth") { $0.cardWidth = 321 },
             StyleChange("textAreaHeight") { $0.textAreaHeight = 299 },
@@ -59,8 +65,8 @@ struct CardInputsTests {
             StyleChange("scales", changesImageKey: false) { $0.scales = [1, 2] },
             StyleChange("output.kind") { $0.output.kind = .webp },
             StyleChange("output.quality") { $0.output.quality = 84 },
-            StyleChange("output.pngCompression") { $0.output.pngCompression = 9 },
-            StyleChange("output.pngFilter") { $0.output.pngFilter = .none },
+            StyleChange("output.pngCompression", base: png) { $0.output.pngCompression = 9 },
+            StyleChange("output.pngFilter", base: png) { $0.output.pngFilter = .none },
             StyleChange("blur.radius") { $0.blur.radius = 29.5 },
             StyleChange("blur.saturation") { $0.blur.saturation = 1.7 },
             StyleChange("border.width") { $0.border.width = 2 },
@@ -105,6 +111,17 @@ struct CardInputsTests {
         return changes
     }()
 
+    @Test("A setting the format does not read changes no key; a JPEG's unset quality is not its default's number")
+    func outputSettingsInKeys() {
+        func key(_ change: (inout OutputFormat) -> Void) -> ContentDigest {
+            Self.inputs(Self.card { change(&$0.style.output) }).imageKey(scale: 1, of: [1])
+        }
+        #expect(key { $0.pngCompression = 9 } == key { _ in })
+        #expect(key { $0.kind = .png; $0.quality = 50 } == key { $0.kind = .png })
+        #expect(key { $0.quality = 90 } != key { _ in })
+        #expect(key { $0.kind = .webp; $0.pngFilter = .none } == key { $0.kind = .webp })
+    }
+
     @Test("The same inputs give the same keys")
     func stable() {
         #expect(Self.inputs() == Self.inputs())
@@ -123,11 +140,12 @@ struct CardInputsTests {
     @Test("Changing any style value changes the card key, and the image keys unless it is the scales",
           arguments: styleChanges)
     func styleSensitivity(change: StyleChange) {
-        var style = CardStyle()
+        var style = change.base
         var fonts = Self.fonts
         change.apply(&style, &fonts)
-        let base = Self.inputs(), changed = Self.inputs(Self.card { $0.style = style }, fonts: fonts)
-        #expect(changed.cardKey(scales: style.scales) != base.cardKey(scales: CardStyle().scales))
+        let base = Self.inputs(Self.card { $0.style = change.base })
+        let changed = Self.inputs(Self.card { $0.style = style }, fonts: fonts)
+        #expect(changed.cardKey(scales: style.scales) != base.cardKey(scales: change.base.scales))
         // A font enters as it resolves, in the fonts digest; every other value in the style digest.
         #expect((changed.style != base.style || changed.fonts != base.fonts) == change.changesImageKey)
         #expect((changed.imageKey(scale: 1, of: [1, 2, 3]) != base.imageKey(scale: 1, of: [1, 2, 3])) == change.changesImageKey)

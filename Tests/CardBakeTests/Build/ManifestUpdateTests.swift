@@ -58,7 +58,7 @@ struct ManifestUpdateTests {
 
         let report = try await fixture.build()
 
-        #expect(report.removed == ["cards/beta@1x.png", "cards/beta@2x.png"])
+        #expect(report.removed == ["cards/beta@1x.jpg", "cards/beta@2x.jpg"])
         #expect(fixture.manifest?.cards.map(\.id) == ["alpha"])
     }
 

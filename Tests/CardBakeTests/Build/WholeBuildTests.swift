@@ -56,7 +56,7 @@ struct WholeBuildTests {
     func damagedOutput() async throws {
         let fixture = try BuilderTests.fixture()
         try await fixture.build()
-        let file = fixture.outputFile("beta@2x.png")
+        let file = fixture.outputFile("beta@2x.jpg")
         let good = try Data(contentsOf: file)
         let manifest = fixture.output.appendingPathComponent(CardManifest.fileName)
         let damages: [() throws -> Void] = [

@@ -46,7 +46,7 @@ struct GalleryBrowserTests {
         let resources = try #require(values.last as? [String])
         // The page, its version script, and the card files beside it: nothing from the network.
         #expect(resources.contains(page.absoluteString), "\(resources)")
-        #expect(resources.contains { $0.hasSuffix("/cards/alpha@1x.png") }, "\(resources)")
+        #expect(resources.contains { $0.hasSuffix("/cards/alpha@1x.jpg") }, "\(resources)")
         #expect(resources.allSatisfy { $0.hasPrefix("file://") || $0.hasPrefix("data:") }, "\(resources)")
 
         let shot = try Bitmap(encoded: Data(contentsOf: screenshot))
@@ -54,9 +54,9 @@ struct GalleryBrowserTests {
         for (frame, entry) in zip(frames, manifest.cards) {
             let (x, y) = (Int(frame[1] as! Double), Int(frame[2] as! Double))
             #expect(frame[3] as? Double == entry.size.width && frame[4] as? Double == entry.size.height, "\(frame)")
-            #expect((frame[5] as? String)?.hasSuffix("cards/\(entry.id)@1x.png") == true, "\(frame)")
+            #expect((frame[5] as? String)?.hasSuffix("cards/\(entry.id)@1x.jpg") == true, "\(frame)")
             // The screenshot shows the 1x bitmap itself where the card is.
-            let bitmap = try Bitmap(encoded: Data(contentsOf: fixture.outputFile("\(entry.id)@1x.png")))
+            let bitmap = try Bitmap(encoded: Data(contentsOf: fixture.outputFile("\(entry.id)@1x.jpg")))
             let visibleHeight = min(bitmap.height, shot.height - y)
             try #require(visibleHeight > 100, "card \(entry.id) at y \(y) is off screen")
             let difference = Self.meanDifference(shot, at: (x, y), bitmap, rows: visibleHeight)

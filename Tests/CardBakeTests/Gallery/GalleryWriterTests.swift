@@ -38,7 +38,7 @@ struct GalleryWriterTests {
         #expect(try Data(contentsOf: Self.file(fixture, Gallery.versionName)) == expected.versionScript)
         let page = String(decoding: try Data(contentsOf: Self.file(fixture, Gallery.pageName)), as: UTF8.self)
         #expect(page.contains("2 cards at 1x, 2x"))
-        #expect(page.contains("data-srcset=\"cards/alpha@1x.png 1x, cards/alpha@2x.png 2x\""))
+        #expect(page.contains("data-srcset=\"cards/alpha@1x.jpg 1x, cards/alpha@2x.jpg 2x\""))
         #expect(page.contains("width:320px;height:\(GalleryPage.number(manifest.cards[0].size.height))px;background-color:\(manifest.cards[0].placeholder.color)"))
         #expect(String(decoding: try Data(contentsOf: Self.file(fixture, Gallery.versionName)), as: UTF8.self)
                 == "window.cardbakeGalleryVersion = \"\(expected.version)\";\n")

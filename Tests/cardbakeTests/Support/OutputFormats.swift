@@ -41,6 +41,25 @@ func pngSize(_ data: Data) -> (width: Int, height: Int)? {
     return (bigEndian(16), bigEndian(20))
 }
 
+/// Reads the size from a JPEG's start-of-frame segment; nil when `data` is not a JPEG.
+func jpegSize(_ data: Data) -> (width: Int, height: Int)? {
+    let bytes = [UInt8](data)
+    guard bytes.starts(with: [0xFF, 0xD8]) else { return nil }
+    var offset = 2
+    while offset + 9 <= bytes.count, bytes[offset] == 0xFF {
+        let marker = bytes[offset + 1]
+        let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+        // SOF0 to SOF15, leaving out DHT (C4), JPG (C8) and DAC (CC), which share the range.
+        if (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker) {
+            let height = Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6])
+            let width = Int(bytes[offset + 7]) << 8 | Int(bytes[offset + 8])
+            return (width, height)
+        }
+        offset += 2 + length
+    }
+    return nil
+}
+
 /// The manifest as the app reads it; decoding fails if a field is missing or mistyped.
 struct ManifestFile: Decodable, Equatable {
     var schema: Int
