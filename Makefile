@@ -23,7 +23,7 @@ export PKG_CONFIG_PATH := $(CURDIR)/Sources/CRenderStack/pkgconfig$(if $(PKG_CON
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN   = $(shell $(SWIFT) build -c release --show-bin-path)/cardbake
 
-.PHONY: all deps build cards test test-manifest-alone bench bench-scroll stress clean
+.PHONY: all deps build cards test test-manifest-alone bench bench-scroll bench-device stress clean
 
 all: cards
 
@@ -89,6 +89,12 @@ bench: build
 bench-scroll: build
 	$(call apt_install,$(BENCH_APT_PACKAGES))
 	bench/run scroll
+
+## bench-device: the device's side (bench/device.py: decode of each shipped file against cards drawn at
+## runtime, fidelity against the lossless card) and the scroll benchmark with its CPU-short setting
+bench-device: build
+	$(call apt_install,$(BENCH_APT_PACKAGES))
+	bench/run device
 
 ## stress: the long reliability runs (kill -9 loops, fuzzing); results go to docs/RELIABILITY.md
 stress: build

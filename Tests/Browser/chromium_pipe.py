@@ -30,9 +30,10 @@ class BrowserError(Exception):
 
 
 class Chromium:
-    """One headless Chromium with one page of `width` x `height` CSS pixels at device scale `scale`."""
+    """One headless Chromium with one page of `width` x `height` CSS pixels at device scale `scale`;
+    with `cpus`, the browser and every process it starts run on those CPUs only."""
 
-    def __init__(self, width=1280, height=900, scale=1, mobile=False):
+    def __init__(self, width=1280, height=900, scale=1, mobile=False, cpus=None):
         if not os.access(CHROMIUM, os.X_OK):
             raise BrowserError(f"{CHROMIUM} is not installed: `make deps` installs Debian's chromium")
         self.profile = tempfile.mkdtemp(prefix="cardbake-chromium-")
@@ -43,9 +44,11 @@ class Chromium:
         os.close(to_browser)
         os.close(from_browser)
 
-        def use_pipes():
+        def set_up_child():
             os.dup2(child_ends[0], 3)
             os.dup2(child_ends[1], 4)
+            if cpus is not None:
+                os.sched_setaffinity(0, cpus)
 
         self.process = subprocess.Popen(
             [CHROMIUM, "--headless", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu",
@@ -53,7 +56,7 @@ class Chromium:
              "--disable-component-update", "--disable-sync", "--hide-scrollbars", "--mute-audio",
              "--force-color-profile=srgb", f"--user-data-dir={self.profile}", "about:blank"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            close_fds=False, preexec_fn=use_pipes)
+            close_fds=False, preexec_fn=set_up_child)
         for fd in child_ends:
             os.close(fd)
         self._buffer = b""

@@ -1,7 +1,7 @@
 """The scroll benchmark: do prerendered cards scroll at 60 FPS where cards drawn at runtime do not?
 
-Builds the bench's 100-card catalog with cardbake, as PNG and as JPEG (its gallery is the
-prerendered page: one `<img>` per card) and writes the runtime page (runtime_page.py: the photo, a CSS blur and
+Builds the bench's 100-card catalog with cardbake, as PNG and in the default format (JPEG q90
+without chroma subsampling; its gallery is the prerendered page: one `<img>` per card) and writes the runtime page (runtime_page.py: the photo, a CSS blur and
 saturation, gradient and text drawn live per card). Each page is loaded in Debian's headless
 Chromium, driven over the DevTools protocol (Tests/Browser/chromium_pipe.py), at 390 x 844 CSS
 pixels and device scale factor 3 (a phone), and scrolled by a script: SCROLL_PIXELS CSS pixels in
@@ -12,10 +12,13 @@ see: each frame presented or dropped (its PipelineReporter event), and the CPU t
 worker threads spent rasterising tiles (where the CSS blur is drawn) and decoding images, that
 the display compositor spent drawing frames, and that the renderer's main thread spent in its tasks
 (the scrolling script, the gallery's script, receiving images' bytes).
+Each run also counts the cards that entered the viewport, so that the device's CPU per card shown
+(raster + decode + draw + main thread, over those cards) compares pages whose cards cost differently.
 A fresh browser per run; BENCH_RUNS runs (3) of each page, alternating, in each setting: the
 phone as the machine runs; the phone with its main thread throttled 4x
-(Emulation.setCPUThrottlingRate), as a slower phone; and a 1440 x 900 window at scale 2 and at
-scale 3, whose four columns of cards bring more pixels to decode or draw per scrolled distance.
+(Emulation.setCPUThrottlingRate), as a slower phone; the phone short of CPU as a phone is, the whole
+browser on one core shared with a busy process; and a 1440 x 900 window at scale 2 and at scale 3,
+whose four columns of cards bring more pixels to decode or draw per scrolled distance.
 
 Prints the table and writes it as its own section of bench/RESULTS.md (a quick run, BENCH_QUICK=1:
 bench/work/RESULTS-quick.md).
@@ -26,7 +29,9 @@ import os
 import statistics
 import subprocess
 import sys
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
+from typing import NamedTuple
 
 BENCH = Path(__file__).resolve().parent.parent
 REPO = BENCH.parent
@@ -42,11 +47,22 @@ CARDS = 48 if bench.QUICK else 100
 RUNS = bench.RUNS
 SCROLL_SECONDS = 6
 SCROLL_PIXELS = 18_000
-# (name, (width, height, device scale factor, mobile), CPU throttling rate)
-SETTINGS = (("phone 390 x 844 @3", (390, 844, 3, True), 1),
-            ("phone, main thread 4x slower", (390, 844, 3, True), 4),
-            ("desktop 1440 x 900 @2", (1440, 900, 2, False), 1),
-            ("desktop 1440 x 900 @3", (1440, 900, 3, False), 1))
+
+
+class Setting(NamedTuple):
+    """A device the pages are scrolled on."""
+    name: str
+    viewport: tuple  # (width, height, device scale factor, mobile)
+    throttling: int = 1  # Emulation.setCPUThrottlingRate: the main thread this many times slower
+    one_busy_core: bool = False  # the whole browser on one core that a busy process shares
+
+
+SETTINGS = (Setting("phone 390 x 844 @3", (390, 844, 3, True)),
+            Setting("phone, main thread 4x slower", (390, 844, 3, True), throttling=4),
+            Setting("phone, browser on one busy core", (390, 844, 3, True), one_busy_core=True),
+            Setting("desktop 1440 x 900 @2", (1440, 900, 2, False)),
+            Setting("desktop 1440 x 900 @3", (1440, 900, 3, False)))
+BUSY_CORE = 0
 FRAME_BUDGET_MS = 1000 / 60
 # A frame on time is 16.7 ms give or take the timer's jitter; one that missed a vsync is 33 ms.
 LATE_MS = FRAME_BUDGET_MS + 2
@@ -77,7 +93,14 @@ new Promise((resolve) => {
     const progress = Math.min(1, (now - start) / %(milliseconds)d);
     scroller.scrollTop = distance * progress;
     if (progress < 1) requestAnimationFrame(step);
-    else setTimeout(() => { observer.disconnect(); resolve({ frames, longTasks, distance }); }, 200);
+    else setTimeout(() => {
+      observer.disconnect();
+      const cardsShown = [...document.querySelectorAll(".card")].filter((card) => {
+        const top = card.getBoundingClientRect().top + scroller.scrollTop;
+        return top < distance + innerHeight && top + card.offsetHeight > 0;
+      }).length;
+      resolve({ frames, longTasks, distance, cardsShown });
+    }, 200);
   };
   requestAnimationFrame(step);
 })
@@ -92,21 +115,36 @@ READY = """(() => {
 
 
 def build_gallery(binary, format):
-    """Builds the CARDS-card catalog in `format`; returns its output folder (the gallery is its index.html)."""
+    """Builds the CARDS-card catalog in `format`, its quality left to cardbake; returns its output
+    folder (the gallery is its index.html)."""
     output = WORK / f"output-{CARDS}-{format}"
     bench.run([binary, "build", make_data.catalog_path(CARDS), "--output", output, "--format", format,
                "--cache-dir", WORK / "cache", "--quiet"], f"scroll-build-{CARDS}-{format}")
     return output
 
 
-def measure(page, viewport, throttling):
+@contextmanager
+def busy(core):
+    """A process spinning on `core` for as long as the block runs."""
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"],
+                               preexec_fn=lambda: os.sched_setaffinity(0, {core}))
+    try:
+        yield
+    finally:
+        spinner.kill()
+        spinner.wait()
+
+
+def measure(page, setting):
     """One run: a fresh browser loads `page`, waits for the first screen, scrolls; returns the result."""
-    width, height, scale, mobile = viewport
-    with Chromium(width=width, height=height, scale=scale, mobile=mobile) as browser:
+    width, height, scale, mobile = setting.viewport
+    cpus = {BUSY_CORE} if setting.one_busy_core else None
+    with busy(BUSY_CORE) if setting.one_busy_core else nullcontext(), \
+            Chromium(width=width, height=height, scale=scale, mobile=mobile, cpus=cpus) as browser:
         browser.navigate(page.as_uri())
         browser.wait_for(READY)
         browser.wait_for("new Promise((r) => setTimeout(() => r(true), 1000))")
-        browser.page("Emulation.setCPUThrottlingRate", {"rate": throttling})
+        browser.page("Emulation.setCPUThrottlingRate", {"rate": setting.throttling})
         browser.start_trace(TRACE_CATEGORIES)
         result = browser.evaluate(SCROLL_SCRIPT, timeout=SCROLL_SECONDS * 20)
         result["compositor"] = compositor_work(browser.end_trace())
@@ -158,6 +196,12 @@ def row(setting, name, runs):
         values = [run[key] for run in compositor]
         return f"{format.format(statistics.median(values))} ({', '.join(format.format(value) for value in values)})"
 
+    def per_card_shown():
+        """Device CPU ms (raster + decode + draw + main thread) per card that entered the viewport."""
+        values = [sum(work[key] for key in (*WORK_EVENTS, "main")) / run["cardsShown"]
+                  for work, run in zip(compositor, runs)]
+        return f"{statistics.median(values):.1f} ({', '.join(f'{value:.1f}' for value in values)})"
+
     return [setting, name,
             f"{len(frames)} ({', '.join(str(len(run['frames'])) for run in runs)})",
             f"{statistics.median(frames):.1f}", f"{percentile(frames, 0.95):.1f}",
@@ -165,6 +209,7 @@ def row(setting, name, runs):
             f"{len(long_tasks)} ({sum(long_tasks):.0f} ms)",
             per_run("presented"), per_run("partial"), per_run("dropped"),
             per_run("raster"), per_run("decode"), per_run("draw"), per_run("main"),
+            f"{statistics.median(run['cardsShown'] for run in runs):.0f}", per_card_shown(),
             ", ".join(f"{run['load']:.1f}" for run in runs)]
 
 
@@ -173,28 +218,28 @@ def main():
     make_data.main()
     version = subprocess.run([binary, "--version"], check=True, capture_output=True, text=True).stdout.strip()
     bench.progress(f"scroll: building {CARDS} cards")
-    png, jpeg = build_gallery(binary, "png"), build_gallery(binary, "jpeg")
+    png, default = build_gallery(binary, "png"), build_gallery(binary, "jpeg")
     pages = {"prerendered: cardbake gallery, PNG": png / "index.html",
-             "prerendered: cardbake gallery, JPEG q85": jpeg / "index.html",
+             "prerendered: cardbake gallery, JPEG (the default)": default / "index.html",
              "runtime: CSS blur, gradient, text": runtime_page.write(
                  WORK / f"runtime-{CARDS}", png / "manifest.json", make_data.catalog_path(CARDS))}
     chromium = subprocess.run([os.environ.get("CHROMIUM", "/usr/bin/chromium"), "--version"],
                               capture_output=True, text=True).stdout.strip()
     rows, raw, retries = [], {}, []
     load_before = os.getloadavg()[0]
-    for setting, viewport, throttling in SETTINGS:
+    for setting in SETTINGS:
         runs = {name: [] for name in pages}
         for index in range(RUNS):
             for name, page in pages.items():
-                bench.progress(f"scroll: {setting}: {name}, run {index + 1}/{RUNS}")
+                bench.progress(f"scroll: {setting.name}: {name}, run {index + 1}/{RUNS}")
                 try:
-                    runs[name].append(measure(page, viewport, throttling))
+                    runs[name].append(measure(page, setting))
                 except BrowserError as error:
                     bench.progress(f"scroll: {error}; once more with a fresh browser")
-                    retries.append(f"{setting}, {name}, run {index + 1}: {error}")
-                    runs[name].append(measure(page, viewport, throttling))
-        rows += [row(setting, name, results) for name, results in runs.items()]
-        raw[setting] = runs
+                    retries.append(f"{setting.name}, {name}, run {index + 1}: {error}")
+                    runs[name].append(measure(page, setting))
+        rows += [row(setting.name, name, results) for name, results in runs.items()]
+        raw[setting.name] = runs
     (WORK / f"runs-{CARDS}.json").write_text(json.dumps(raw))
     load = f"{load_before:.1f} before, {os.getloadavg()[0]:.1f} after"
     section = "\n".join([
@@ -205,8 +250,8 @@ def main():
         "",
         *bench.host(),
         f"- {chromium}, headless, software rendering (no GPU); {version}.",
-        f"- {CARDS} cards of the bench's catalog (12 MP photos), 1x/2x/3x, as PNG (cardbake's default) and as JPEG at quality 85 (`--format jpeg`, "
-        f"what a web app would ship: a sixth of the bytes, the formats table above). Each page scrolled {SCROLL_PIXELS:,} CSS px in {SCROLL_SECONDS} s at a "
+        f"- {CARDS} cards of the bench's catalog (12 MP photos), 1x/2x/3x, as PNG (`--format png`) and in cardbake's default format "
+        f"(`--format jpeg`: JPEG without chroma subsampling, quality 90 raised per image where the fidelity floor needs it). Each page scrolled {SCROLL_PIXELS:,} CSS px in {SCROLL_SECONDS} s at a "
         f"constant speed, the position set in each requestAnimationFrame; {RUNS} run(s) of each, a fresh browser "
         f"each; frames of all runs pooled (raw: bench/work/scroll/runs-{CARDS}.json). One-minute load average: {load}.",
         "- Frame time: the delta between requestAnimationFrame callbacks. Late: over 16.7 ms by more than "
@@ -219,12 +264,15 @@ def main():
         "drawn), decoding images (SoftwareImageDecodeCache::DecodeImageInTask) and drawing frames in the "
         "display compositor (Display::DrawAndSwap); and the CPU ms of the renderer's main thread (its RunTask events), "
         "where the scrolling script, the gallery's script and the loading of images run, and which the "
-        "throttled setting slows 4x. Load: the one-minute load average after each run.",
+        "throttled setting slows 4x. Cards shown: the cards that entered the viewport during the scroll (median "
+        "over the runs); CPU per card shown: the four CPU columns' sum over them, the device's cost of showing a card. "
+        f"The busy-core setting runs the whole browser on core {BUSY_CORE} with a process spinning on it, as a phone "
+        "whose other work takes half its CPU. Load: the one-minute load average after each run.",
         *[f"- Run again after a failure: {retry}." for retry in retries],
         "",
         bench.table(["setting", "page", "frames (per run)", "median ms", "p95 ms", "late frames",
                      "long tasks", "presented", "partial", "dropped", "raster CPU ms", "decode CPU ms",
-                     "draw CPU ms", "main thread CPU ms", "load per run"], rows),
+                     "draw CPU ms", "main thread CPU ms", "cards shown", "CPU ms per card shown", "load per run"], rows),
     ])
     print(section)
     results.write_section(bench.RESULTS, "scroll", section)
