@@ -211,6 +211,26 @@ struct BuildTests {
         }
     }
 
+    @Test("A folder an older cardbake wrote as PNG, its default then, is rebuilt in today's default: JPEGs, no PNG left")
+    func upgradeFromPNGDefault() throws {
+        try Sandbox.with { sandbox in
+            // Given the output and cache of a PNG build (what the default wrote before JPEG)
+            try sandbox.writeCatalog(Array(threeCards.prefix(2)))
+            try #require(try sandbox.run(["build", "catalog.json", "--output", "OUT", "--format", "png"]).status == 0)
+
+            // When built with the default format
+            let result = try sandbox.run(["build", "catalog.json", "--output", "OUT"])
+
+            // Then every card is rendered again as JPEG, and check finds the folder up to date
+            #expect(result.status == 0, result.comment)
+            #expect(Summary.find(in: result)?.rendered == 2, result.comment)
+            #expect(sandbox.fileNames("OUT/cards") == ["alpha-astronaut@1x.jpg", "zeta-coffee@1x.jpg"])
+            let manifest = try ManifestFile.read(from: sandbox.url("OUT/manifest.json"))
+            #expect(manifest.cards.allSatisfy { $0.images["1x"]?.file.hasSuffix(".jpg") == true })
+            #expect(try sandbox.run(["check", "catalog.json", "--output", "OUT"]).status == 0)
+        }
+    }
+
     @Test("--format webp writes .webp files that are WebP images")
     func webpFormat() throws {
         try Sandbox.with { sandbox in
