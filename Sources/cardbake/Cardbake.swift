@@ -34,7 +34,7 @@ enum Main {
         signal(SIGXFSZ, SIG_IGN)
         // glibc gives busy threads arenas of their own, up to 8 per core, each keeping what its
         // threads freed; one arena per two usable CPUs lets every thread reuse that memory, so a long
-        // build's peak stays near a short one's (docs/ARCHITECTURE.md, "Measurements behind defaults").
+        // build's peak stays near a short one's (bench/README.md, "Workers and the allocator").
         mallopt(M_ARENA_MAX, Int32(max(1, UsableCPUs.current.count / 2)))
         // Buffers of 128 KiB and more (decoded images, canvases, encoded bitmaps, libvips' regions) are
         // mapped and given back when freed. Left to itself glibc raises this threshold after the first

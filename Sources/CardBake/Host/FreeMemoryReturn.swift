@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// glibc returns a freed block to the system only from the top of its heaps; what is freed below
 /// live blocks stays resident. Render workers free buffers of many sizes, so without this a long
-/// build's peak creeps up with the catalog (docs/ARCHITECTURE.md, "Memory").
+/// build's peak creeps up with the catalog (bench/README.md, "Memory: what sets the peak").
 final class FreeMemoryReturn: Sendable {
     private let interval: Duration
     private let action: @Sendable () -> Void

@@ -44,7 +44,7 @@ public struct BuildRequest: Sendable {
 
     /// The default `jobs`: one more than the CPUs this process may use (``UsableCPUs``). A worker's
     /// card alternates between libvips and Swift stages with hand-offs between threads, so one
-    /// worker per CPU leaves CPUs idle (docs/ARCHITECTURE.md has the measurement).
+    /// worker per CPU leaves CPUs idle (bench/README.md, "Workers and the allocator", has the measurement).
     public static let defaultJobs = UsableCPUs.current.count + 1
 
     public init(catalog: URL, output: URL, cache: URL?, jobs: Int = BuildRequest.defaultJobs,

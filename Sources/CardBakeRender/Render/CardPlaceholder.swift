@@ -7,7 +7,7 @@ import Vips
 /// tiny blurred copy as a WebP data URL.
 package enum CardPlaceholder {
     /// The data URL picture's width in pixels: a browser stretching it to the card's size gives a
-    /// smooth blur. Lossy WebP keeps it to a few hundred bytes (docs/ARCHITECTURE.md, measurements).
+    /// smooth blur. Lossy WebP keeps it to a few hundred bytes (bench/README.md, "The placeholder's data URL").
     static let dataURLWidth = 16
     static let dataURLQuality = 60
     /// The blur's sigma on the data URL picture, in its pixels: enough to soften the steps a
