@@ -62,7 +62,7 @@ struct BuildOptions: ParsableArguments {
     func request() throws -> BuildRequest {
         var request = BuildRequest(catalog: location.catalogURL, output: location.output.url,
                                    cache: noCache ? nil : cache.cacheURL, jobs: jobs, maxPixels: maxPixels,
-                                   scales: try overrides.parsedScales(), format: overrides.format,
+                                   overrides: try overrides.styleOverrides(),
                                    lockTimeout: lock.timeout, shard: try parsedShard, strict: strict,
                                    cacheMaxBytes: try cacheLimit.maxBytes(), xcassets: assetCatalog.url)
         request.gallery = !gallery.noGallery

@@ -22,7 +22,7 @@ struct CheckCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console(verbosity: verbosity)
         var request = BuildRequest(catalog: location.catalogURL, output: location.output.url, cache: cache.cacheURL,
-                                   scales: try overrides.parsedScales(), format: overrides.format,
+                                   overrides: try overrides.styleOverrides(),
                                    lockTimeout: lock.timeout, xcassets: assetCatalog.url)
         request.gallery = !gallery.noGallery
         let findings = try await Checker(request: request).run(waiting: console.waiting)

@@ -87,14 +87,13 @@ struct RenderOverrideOptions: ParsableArguments {
     var format: OutputFormat.Kind?
 
     func validate() throws {
-        _ = try parsedScales()
+        _ = try styleOverrides()
     }
 
-    /// `--scales` as numbers, checked by the rule for a catalog's `scales`, ascending; nil without the flag.
-    func parsedScales() throws -> [Int]? {
-        guard let scales else { return nil }
+    /// The flags as the catalog's last style layer, `--scales` checked by the rule for a catalog's `scales`.
+    func styleOverrides() throws -> StyleOverrides {
         do throws(OverrideError) {
-            return try StyleOverrides(scales: StyleOverrides.scales(parsing: scales)).scales
+            return try StyleOverrides(scales: scales.map(StyleOverrides.scales(parsing:)), format: format)
         } catch {
             throw ValidationError(error.description)
         }

@@ -15,11 +15,8 @@ public struct BuildRequest: Sendable {
     public var jobs: Int
     /// Images declaring more pixels are refused before decoding.
     public var maxPixels: Int
-    /// Replace every card's scales (`--scales`); checked by the rule for a catalog's `scales` when the
-    /// catalog is loaded.
-    public var scales: [Int]?
-    /// Replace every card's format (`--format`).
-    public var format: OutputFormat.Kind?
+    /// Values that replace every card's (`--scales`, `--format`): the catalog's last style layer.
+    public var overrides: StyleOverrides
     /// How long to wait for another cardbake using the same output or cache folder; nil waits as long as it takes.
     public var lockTimeout: Duration?
     /// Build only this shard's cards (`--shard i/N`), writing a partial manifest and a ``ShardRecord``.
@@ -48,7 +45,7 @@ public struct BuildRequest: Sendable {
     public static let defaultJobs = UsableCPUs.current.count + 1
 
     public init(catalog: URL, output: URL, cache: URL?, jobs: Int = BuildRequest.defaultJobs,
-                maxPixels: Int = BuildRequest.defaultMaxPixels, scales: [Int]? = nil, format: OutputFormat.Kind? = nil,
+                maxPixels: Int = BuildRequest.defaultMaxPixels, overrides: StyleOverrides = StyleOverrides(),
                 lockTimeout: Duration? = nil, shard: Shard? = nil, strict: Bool = false,
                 cacheMaxBytes: Int64? = nil, xcassets: URL? = nil) {
         self.catalog = catalog
@@ -56,8 +53,7 @@ public struct BuildRequest: Sendable {
         self.cache = cache
         self.jobs = jobs
         self.maxPixels = maxPixels
-        self.scales = scales
-        self.format = format
+        self.overrides = overrides
         self.lockTimeout = lockTimeout
         self.shard = shard
         self.strict = strict
@@ -65,11 +61,10 @@ public struct BuildRequest: Sendable {
         self.xcassets = xcassets
     }
 
-    /// The catalog as this request builds it: loaded with `scales` and `format` as its last style layer,
-    /// then validated.
-    /// - Throws: ``CatalogError``, or ``OverrideError`` when `scales` breaks the rule for scales.
+    /// The catalog as this request builds it: loaded with `overrides` as its last style layer, then
+    /// validated. Throws ``CatalogError``.
     public func loadCatalog() throws -> Catalog {
-        try CatalogLoader.load(from: catalog, overrides: StyleOverrides(scales: scales, format: format))
+        try CatalogLoader.load(from: catalog, overrides: overrides)
     }
 
     /// Whether the build writes the preview gallery: asked for, and not a shard's partial output
@@ -82,8 +77,8 @@ public struct BuildRequest: Sendable {
     var settingsDigest: ContentDigest {
         let libvips = LibvipsRecord.version(cache: cache)
         var settings = Fingerprint(domain: "build-settings")
-        settings.add("scales", scales.map { $0.map(String.init).joined(separator: ",") })
-        settings.add("format", format?.rawValue)
+        settings.add("scales", overrides.scales.map { $0.map(String.init).joined(separator: ",") })
+        settings.add("format", overrides.format?.rawValue)
         settings.add("generator", Builder.generator(libvips: libvips))
         settings.add("manifestSchema", CardManifest.schemaVersion)
         settings.add("renderer", RendererVersion.digest(libvips: libvips))

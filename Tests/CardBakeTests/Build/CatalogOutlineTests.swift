@@ -91,9 +91,9 @@ struct CatalogOutlineTests {
         let saved = try #require(CatalogOutline.Saved.kept(for: request))
         #expect(saved.source(for: request, statCache: StatCache(loadingFrom: nil))?.outline == outline)
 
-        request.scales = [2]
+        request.overrides = try StyleOverrides(scales: [2])
         #expect(saved.source(for: request, statCache: StatCache(loadingFrom: nil)) == nil)
-        request.scales = nil
+        request.overrides = StyleOverrides()
         try Data("{\"cards\": [ ]}".utf8).write(to: catalog)
         #expect(saved.source(for: request, statCache: StatCache(loadingFrom: nil)) == nil)
         request.shard = Shard(index: 1, count: 1)

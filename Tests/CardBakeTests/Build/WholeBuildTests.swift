@@ -20,8 +20,8 @@ struct WholeBuildTests {
     static func shortcut(_ fixture: BuildFixture, format: OutputFormat.Kind? = nil,
                          shard: Shard? = nil) async throws -> Shortcut {
         try fixture.writeCatalog()
-        let request = BuildRequest(catalog: fixture.catalog, output: fixture.output, cache: fixture.cache, format: format,
-                                   shard: shard)
+        let request = BuildRequest(catalog: fixture.catalog, output: fixture.output, cache: fixture.cache,
+                                   overrides: try StyleOverrides(format: format), shard: shard)
         let catalog = try request.loadCatalog()
         let outline = CatalogOutline(shard.map(catalog.restricted(to:)) ?? catalog)
         let statCache = StatCache(loadingFrom: nil)
