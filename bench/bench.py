@@ -308,12 +308,14 @@ def peers(geometry, png):
     width, text_height = geometry
     level, filter_name = png
     catalog = make_data.catalog_path(48)
-    folders = {name: WORK / "peers" / name for name in ("pyvips", "imagemagick", "floor")}
+    folders = {name: WORK / "peers" / name for name in ("pyvips", "expert", "imagemagick", "floor")}
     python_options = ["--width", width, "--text-height", text_height,
                       "--compression", level, "--filter", filter_name]
     return {
         "pyvips script": ([sys.executable, BENCH / "peers" / "pyvips_cards.py", catalog,
                            folders["pyvips"], *python_options], folders["pyvips"]),
+        "expert pyvips script": ([sys.executable, BENCH / "peers" / "expert_cards.py", catalog,
+                                  folders["expert"], *python_options], folders["expert"]),
         "ImageMagick script": ([BENCH / "peers" / "imagemagick_cards.sh", catalog,
                                 folders["imagemagick"], width, text_height, level, filter_name],
                                folders["imagemagick"]),
@@ -436,6 +438,10 @@ def targets(r):
     return [
         ratio_target("cold build 48 cards, wall: pyvips script / cardbake",
                      peer["pyvips script"].wall, cardbake.wall, ">= 4x", lambda x: x >= 4),
+        ratio_target("cold build 48 cards, wall: expert pyvips script / cardbake",
+                     peer["expert pyvips script"].wall, cardbake.wall, ">= 1.5x", lambda x: x >= 1.5, digits=2),
+        ratio_target("cold build 48 cards, CPU: expert pyvips script / cardbake",
+                     peer["expert pyvips script"].cpu, cardbake.cpu, ">= 1.5x", lambda x: x >= 1.5, digits=2),
         ratio_target("cold build 48 cards, wall: ImageMagick script / cardbake",
                      peer["ImageMagick script"].wall, cardbake.wall, ">= 30x", lambda x: x >= 30),
         ratio_target("cold build 48 cards, CPU: cardbake / floor",

@@ -1,5 +1,5 @@
 """What the Python peers share: their command line, the catalog's cards, the card geometry
-of CARD_SPEC.md and the PNG encoder settings."""
+of CARD_SPEC.md and the encoder settings."""
 
 import argparse
 import json
@@ -24,6 +24,9 @@ def parse_args(description):
                         help="text area height T in points")
     parser.add_argument("--compression", type=int, required=True, help="zlib level 0-9")
     parser.add_argument("--filter", choices=PNG_FILTERS, required=True)
+    parser.add_argument("--format", choices=("png", "jpeg"), default="png",
+                        help="jpeg: without chroma subsampling, at --quality")
+    parser.add_argument("--quality", type=int, default=90, help="JPEG quality 1-100")
     return parser.parse_args()
 
 
@@ -40,11 +43,14 @@ def feature_height(image_path, width):
     return math.ceil(width * header.height / header.width)
 
 
-def png_options(args):
-    """Keyword arguments of pngsave for the settings on the command line."""
-    return {"compression": args.compression, "filter": PNG_FILTERS[args.filter], "strip": True}
+def save(image, path, args):
+    """Writes `image` to `path` in the format and with the settings on the command line."""
+    if args.format == "jpeg":
+        image.jpegsave(str(path), Q=args.quality, optimize_coding=True, subsample_mode="off", strip=True)
+    else:
+        image.pngsave(str(path), compression=args.compression, filter=PNG_FILTERS[args.filter], strip=True)
 
 
 def output_path(args, card_id, scale):
     """Where a peer writes a card's bitmap at a scale, named as cardbake names it."""
-    return args.output / f"{card_id}@{scale}x.png"
+    return args.output / f"{card_id}@{scale}x.{'jpg' if args.format == 'jpeg' else 'png'}"

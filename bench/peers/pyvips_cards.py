@@ -11,7 +11,7 @@ import html
 
 import pyvips
 
-from cardset import SCALES, cards, feature_height, output_path, parse_args, png_options
+from cardset import SCALES, cards, feature_height, output_path, parse_args, save
 
 BLUR_RADIUS = 30
 SATURATION = 1.8
@@ -99,8 +99,7 @@ def main():
     for card_id, path, title, description in cards(args.catalog):
         feature_points = feature_height(path, args.width)
         for scale in SCALES:
-            render(path, title, description, args, feature_points, scale).pngsave(
-                str(output_path(args, card_id, scale)), **png_options(args))
+            save(render(path, title, description, args, feature_points, scale), output_path(args, card_id, scale), args)
 
 
 if __name__ == "__main__":
