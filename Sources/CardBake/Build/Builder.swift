@@ -71,108 +71,181 @@ public struct Builder: Sendable {
         defer { workspace.close() }
         let pool = WorkerPool(threads: request.jobs)
         defer { pool.shutDown() }
-        let records = RecordCache(store: workspace.store)
-        let output = OutputFolder(directory: request.output, statCache: workspace.statCache)
-        let source = try reading.source(statCache: workspace.statCache)
-        // Made first: it cleans up after a build that was killed while writing the folder.
-        let cleaningWriter = OutputWriter(folder: output, records: records, journal: .output(output, outline: source.outline))
-        let assetCatalog = try request.xcassets.map {
-            // A build with an asset catalog keeps no outline: its catalog is parsed.
-            try AssetCatalogWriter(directory: $0, statCache: workspace.statCache, cards: try reading.catalog().catalog.cards)
-        }
-        let fonts = FontResolver()
+        let bench = try Workbench(request: request, workspace: workspace, pool: pool,
+                                  installedFonts: read.installedFonts, reading: &reading)
 
-        let installedFonts = read.installedFonts
-        var wholeBuild = WholeBuild(source.outline, catalogDigest: source.digest, request: request,
-                                    statCache: workspace.statCache, fonts: fonts, installedFonts: installedFonts)
-        // Only when the last build that ran its stages was this one (its record is in the index), so
-        // that the index, which garbage collection protects, stays that of the catalog built.
-        if let wholeBuild, let recorded = workspace.store.savedActionResult(for: wholeBuild.key).flatMap(ContentDigest.init(cacheBytes:)),
-           await wholeBuild.isUpToDate(source.outline, in: output, recorded: recorded, pool: pool) {
-            events(.planned(total: source.outline.cards.count, toRender: 0, failed: 0))
-            try await assetCatalog?.write(CardManifest.read(from: output.manifestURL)?.cards ?? [], from: output)
-            if let manifestDigest = try? output.statCache.digest(ofFileAt: output.manifestURL) {
-                try ShardRecord.update(in: request.output, shard: request.shard, catalog: source.digest,
-                                       cards: {
-                                           guard let parsed = reading.parsed else { preconditionFailure("a shard's build keeps no outline") }
-                                           return parsed.whole.cards.map(\.id)
-                                       },
-                                       settings: request.settingsDigest, manifest: manifestDigest)
-            }
-            if reading.parsed != nil {
-                keepOutline(source, statCache: workspace.statCache)
-            }
-            workspace.finishWholeBuild()
-            return BuildReport(cards: source.outline.cachedResults,
-                               seconds: (ContinuousClock.now - start).seconds, removed: [],
-                               parallelism: parallelism, remoteCache: await workspace.finishRemote(),
-                               inputs: Self.inputs(of: source.outline, request: request, fonts: fonts))
+        var wholeBuild = WholeBuild(bench.source.outline, catalogDigest: bench.source.digest, request: request,
+                                    statCache: workspace.statCache, fonts: bench.fonts, installedFonts: bench.installedFonts)
+        if let wholeBuild, await isUpToDateAsAWhole(wholeBuild, bench) {
+            return try await reportUpToDate(bench, reading: reading, start: start, events: events)
         }
-        // A catalog known by its kept outline is parsed now: the same bytes, unless the file changed
-        // since the stat cache looked. Then the build is of the bytes parsed, and records no whole build.
-        let built = try reading.catalog()
-        let (wholeCatalog, catalog) = (built.whole, built.catalog)
-        let (outline, writer): (CatalogOutline, OutputWriter)
-        if built.whole.digest == source.digest {
-            (outline, writer) = (source.outline, cleaningWriter)
-        } else {
-            outline = CatalogOutline(catalog)
-            writer = OutputWriter(folder: output, records: records, journal: .output(output, outline: outline))
-            wholeBuild = nil
-        }
-
-        let coverageMemo = TextCoverageMemo(store: workspace.textCoverage, installedFonts: installedFonts)
+        let catalog = try parsedCatalog(&reading, bench, wholeBuild: &wholeBuild)
+        let coverageMemo = TextCoverageMemo(store: workspace.textCoverage, installedFonts: bench.installedFonts)
         memo?.startBuild()
-        let planner = Planner(statCache: workspace.statCache, fonts: fonts, strict: request.strict, coverageMemo: coverageMemo,
-                              memo: memo?.plans)
+        let planner = Planner(statCache: workspace.statCache, fonts: bench.fonts, strict: request.strict,
+                              coverageMemo: coverageMemo, memo: memo?.plans)
         let spool = try EntrySpool(in: workspace.scratchDirectory, cards: catalog.cards.count,
                                    figures: request.writesGallery, memo: memo?.spooledForms)
         var results = try await cardResults(of: catalog.cards, planner: planner, coverageMemo: coverageMemo,
-                                            records: records, output: output, spool: spool, pool: pool,
+                                            records: bench.records, output: bench.output, spool: spool, pool: pool,
                                             cancellation: cancellation, events: events)
+        let written = try await writeOutput(catalog.cards, from: spool, with: catalog.writer, bench)
+        for (position, failure) in written.cards.failures {
+            results[position] = .failed(failure)
+        }
+        try ShardRecord.update(in: request.output, shard: request.shard, catalog: catalog.whole.digest,
+                               cards: { catalog.whole.cards.map(\.id) }, settings: request.settingsDigest,
+                               manifest: written.manifest)
+        try await bench.assetCatalog?.write(written.cards.positions.map(spool.entry(at:)), from: bench.output)
+        // A card with warnings is not up to date as part of a whole: the next build plans it, and warns again.
+        if let wholeBuild, !results.contains(where: { $0.status == .failed || $0.warnings != nil }) {
+            await record(wholeBuild, written: written, bench)
+        }
+        let remoteTraffic = await workspace.finishRemote()
+        let collected = await workspace.finishBuild()
+        return BuildReport(cards: results, seconds: (ContinuousClock.now - start).seconds, removed: written.removed,
+                           parallelism: parallelism, collected: collected, remoteCache: remoteTraffic,
+                           inputs: Self.inputs(of: catalog.outline, request: request, fonts: bench.fonts))
+    }
 
-        let (written, removed, manifestDigest, derived) = try await writer.replacingFiles {
-            let written = try await Self.write(catalog.cards, from: spool, with: writer, width: request.jobs)
+    // MARK: What run does before and after the stages
+
+    /// The folders, stores and workers a build holds from taking its locks to its end, and the
+    /// catalog's outline as the build found it.
+    private struct Workbench {
+        let workspace: CacheWorkspace
+        let pool: WorkerPool
+        let records: RecordCache
+        let output: OutputFolder
+        let source: CatalogOutline.Source
+        /// The output folder's writer for `source`'s outline; made first, as it cleans up after a
+        /// build that was killed while writing the folder.
+        let cleaningWriter: OutputWriter
+        let assetCatalog: AssetCatalogWriter?
+        let fonts = FontResolver()
+        let installedFonts: ContentDigest
+
+        init(request: BuildRequest, workspace: CacheWorkspace, pool: WorkerPool, installedFonts: ContentDigest,
+             reading: inout CatalogReading<LoadedCatalog>) throws {
+            self.workspace = workspace
+            self.pool = pool
+            self.installedFonts = installedFonts
+            records = RecordCache(store: workspace.store)
+            output = OutputFolder(directory: request.output, statCache: workspace.statCache)
+            source = try reading.source(statCache: workspace.statCache)
+            cleaningWriter = OutputWriter(folder: output, records: records, journal: .output(output, outline: source.outline))
+            assetCatalog = try request.xcassets.map {
+                // A build with an asset catalog keeps no outline: its catalog is parsed.
+                try AssetCatalogWriter(directory: $0, statCache: workspace.statCache, cards: try reading.catalog().catalog.cards)
+            }
+        }
+    }
+
+    /// Whether the output folder is still as the last build of these inputs left it. Only when that
+    /// was the last build that ran its stages (its record is in the index), so that the index, which
+    /// garbage collection protects, stays that of the catalog built.
+    private func isUpToDateAsAWhole(_ wholeBuild: WholeBuild, _ bench: Workbench) async -> Bool {
+        guard let recorded = bench.workspace.store.savedActionResult(for: wholeBuild.key).flatMap(ContentDigest.init(cacheBytes:))
+        else { return false }
+        return await wholeBuild.isUpToDate(bench.source.outline, in: bench.output, recorded: recorded, pool: bench.pool)
+    }
+
+    /// The shortcut: the report of a build found up to date as a whole, having written only the
+    /// asset catalog and the shard record where they are missing or changed.
+    private func reportUpToDate(_ bench: Workbench, reading: CatalogReading<LoadedCatalog>, start: ContinuousClock.Instant,
+                                events: @Sendable (BuildEvent) -> Void) async throws -> BuildReport {
+        let source = bench.source
+        events(.planned(total: source.outline.cards.count, toRender: 0, failed: 0))
+        try await bench.assetCatalog?.write(CardManifest.read(from: bench.output.manifestURL)?.cards ?? [], from: bench.output)
+        if let manifestDigest = try? bench.output.statCache.digest(ofFileAt: bench.output.manifestURL) {
+            try ShardRecord.update(in: request.output, shard: request.shard, catalog: source.digest,
+                                   cards: {
+                                       guard let parsed = reading.parsed else { preconditionFailure("a shard's build keeps no outline") }
+                                       return parsed.whole.cards.map(\.id)
+                                   },
+                                   settings: request.settingsDigest, manifest: manifestDigest)
+        }
+        if reading.parsed != nil {
+            keepOutline(source, statCache: bench.workspace.statCache)
+        }
+        bench.workspace.finishWholeBuild()
+        return BuildReport(cards: source.outline.cachedResults,
+                           seconds: (ContinuousClock.now - start).seconds, removed: [],
+                           parallelism: parallelism, remoteCache: await bench.workspace.finishRemote(),
+                           inputs: Self.inputs(of: source.outline, request: request, fonts: bench.fonts))
+    }
+
+    /// The catalog the stages build, its outline and the output folder's writer for it.
+    private struct ParsedCatalog {
+        let whole: Catalog
+        /// The cards this build makes: the whole catalog's, or a shard's.
+        let catalog: Catalog
+        let outline: CatalogOutline
+        let writer: OutputWriter
+        var cards: [Card] { catalog.cards }
+    }
+
+    /// The catalog parsed, if a kept outline stood for it so far. The build is of the bytes parsed: if
+    /// the file changed since the stat cache looked, the outline is made again and no whole build is recorded.
+    private func parsedCatalog(_ reading: inout CatalogReading<LoadedCatalog>, _ bench: Workbench,
+                               wholeBuild: inout WholeBuild?) throws -> ParsedCatalog {
+        let built = try reading.catalog()
+        guard built.whole.digest != bench.source.digest else {
+            return ParsedCatalog(whole: built.whole, catalog: built.catalog, outline: bench.source.outline,
+                                 writer: bench.cleaningWriter)
+        }
+        wholeBuild = nil
+        let outline = CatalogOutline(built.catalog)
+        return ParsedCatalog(whole: built.whole, catalog: built.catalog, outline: outline,
+                             writer: OutputWriter(folder: bench.output, records: bench.records,
+                                                  journal: .output(bench.output, outline: outline)))
+    }
+
+    /// What the write stage and the manifest and gallery after it left in the output folder.
+    private struct WrittenOutput {
+        let cards: WrittenCards
+        let removed: [String]
+        let manifest: ContentDigest
+        /// The gallery's files and their digests.
+        let derived: [(file: String, digest: ContentDigest)]
+    }
+
+    /// Stage 5 and what follows it, as one replacement of the output folder's files: each card's
+    /// files, the manifest, and the gallery (or its removal).
+    private func writeOutput(_ cards: [Card], from spool: EntrySpool, with writer: OutputWriter,
+                             _ bench: Workbench) async throws -> WrittenOutput {
+        let written = try await writer.replacingFiles {
+            let written = try await Self.write(cards, from: spool, with: writer, width: request.jobs)
             let (digest, removed) = try writer.replaceManifest(
                 generator: Self.generator, count: written.positions.count,
                 element: { try spool.text(at: written.positions[$0]) },
-                files: { Set(written.positions.flatMap { OutputFolder.files(for: catalog.cards[$0]) }) })
-            let gallery = GalleryWriter(folder: output, records: records, journal: writer.journal)
+                files: { Set(written.positions.flatMap { OutputFolder.files(for: cards[$0]) }) })
+            let gallery = GalleryWriter(folder: bench.output, records: bench.records, journal: writer.journal)
             let positions = written.positions
-            let cards = GalleryCards(count: positions.count, scales: written.scales) { body in
+            let galleryCards = GalleryCards(count: positions.count, scales: written.scales) { body in
                 for position in positions {
                     try body(try spool.figure(at: position))
                 }
             }
             let derived = try await request.writesGallery
-                ? gallery.update(cards: cards, generator: Self.generator, digest: digest) : gallery.remove()
-            return (written, removed, digest, derived)
+                ? gallery.update(cards: galleryCards, generator: Self.generator, digest: digest) : gallery.remove()
+            return WrittenOutput(cards: written, removed: removed, manifest: digest, derived: derived)
         }
         writer.journal.finish()
-        for (position, failure) in written.failures {
-            results[position] = .failed(failure)
+        return written
+    }
+
+    /// Records the build as a whole, for the next build's shortcut, and keeps the catalog's outline.
+    /// Only that shortcut depends on it: a record that cannot be stored is not an error, and one a
+    /// remote cache already holds (another machine's build of these inputs) is not sent again.
+    private func record(_ wholeBuild: WholeBuild, written: WrittenOutput, _ bench: Workbench) async {
+        var files = written.cards.files
+        files.add(written.derived)
+        let outputs = WholeBuild.outputDigest(manifest: written.manifest, files: files)
+        if await bench.records.record(ContentDigest.self, for: wholeBuild.key) != outputs {
+            try? await bench.records.save(outputs, for: wholeBuild.key)
         }
-        try ShardRecord.update(in: request.output, shard: request.shard, catalog: wholeCatalog.digest,
-                               cards: { wholeCatalog.cards.map(\.id) }, settings: request.settingsDigest,
-                               manifest: manifestDigest)
-        try await assetCatalog?.write(written.positions.map(spool.entry(at:)), from: output)
-        // A card with warnings is not up to date as part of a whole: the next build plans it, and warns again.
-        if let wholeBuild, !results.contains(where: { $0.status == .failed || $0.warnings != nil }) {
-            // Only the next build's shortcut depends on it: a record that cannot be stored is not an error.
-            // One a remote cache already holds (another machine's build of these inputs) is not sent again.
-            var files = written.files
-            files.add(derived)
-            let outputs = WholeBuild.outputDigest(manifest: manifestDigest, files: files)
-            if await records.record(ContentDigest.self, for: wholeBuild.key) != outputs {
-                try? await records.save(outputs, for: wholeBuild.key)
-            }
-            keepOutline(source, statCache: workspace.statCache)
-        }
-        let remoteTraffic = await workspace.finishRemote()
-        let collected = await workspace.finishBuild()
-        return BuildReport(cards: results, seconds: (ContinuousClock.now - start).seconds, removed: removed,
-                           parallelism: parallelism, collected: collected, remoteCache: remoteTraffic,
-                           inputs: Self.inputs(of: outline, request: request, fonts: fonts))
+        keepOutline(bench.source, statCache: bench.workspace.statCache)
     }
 
     /// The files a build of the cards of `outline` read: the catalog, their images, and the fonts once resolved.
