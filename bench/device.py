@@ -385,9 +385,7 @@ def main():
         "on the CPU adds libvips' scale-up and composition. Naive: the background blurred at full size.",
         "", runtime_table(runtime, shipped, default_name),
     ])
-    print(section)
-    results.write_section(bench.RESULTS, "device", section)
-    bench.progress(f"wrote the device section of {bench.RESULTS.relative_to(bench.REPO)}")
+    results.publish(bench.RESULTS, "device", section)
 
 
 if __name__ == "__main__":

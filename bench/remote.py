@@ -87,9 +87,7 @@ def main():
     binary = cardbake_binary()
     make_data.main()
     text = section(cards, *measure(binary, cards))
-    print(text)
-    results.write_section(RESULTS, "remote", text)
-    progress(f"wrote the remote-cache section of {RESULTS}")
+    results.publish(RESULTS, "remote", text)
 
 
 if __name__ == "__main__":

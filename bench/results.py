@@ -2,6 +2,7 @@
 run alone and replace only its own section; a section not there yet goes at the end."""
 
 import re
+import sys
 
 
 def write_section(path, name, markdown):
@@ -15,3 +16,10 @@ def write_section(path, name, markdown):
     else:
         text = (text.rstrip("\n") + "\n\n" if text.strip() else "") + block
     path.write_text(text)
+
+
+def publish(path, name, markdown):
+    """Prints section `name`, writes it into the markdown file at `path`, and says so on stderr."""
+    print(markdown)
+    write_section(path, name, markdown)
+    print(f"bench: wrote the {name} section of {path}", file=sys.stderr, flush=True)

@@ -147,9 +147,7 @@ def main():
     make_data.main()
     text = section(arguments.cards, arguments.shards, arguments.runs,
                    *measure(binary, arguments.cards, arguments.shards, arguments.runs))
-    print(text)
-    results.write_section(RESULTS, "shard", text)
-    progress(f"wrote the sharded build's section of {RESULTS}")
+    results.publish(RESULTS, "shard", text)
 
 
 if __name__ == "__main__":

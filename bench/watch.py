@@ -116,8 +116,7 @@ def main():
         f"\nMedian of watch's own time: {median:.3f} s (target: under 0.2 s): "
         + ("pass" if median < 0.2 else "**FAIL**"),
     ])
-    print(report)
-    results.write_section(RESULTS, "watch", report)
+    results.publish(RESULTS, "watch", report)
 
 
 if __name__ == "__main__":

@@ -274,9 +274,7 @@ def main():
                      "long tasks", "presented", "partial", "dropped", "raster CPU ms", "decode CPU ms",
                      "draw CPU ms", "main thread CPU ms", "cards shown", "CPU ms per card shown", "load per run"], rows),
     ])
-    print(section)
-    results.write_section(bench.RESULTS, "scroll", section)
-    bench.progress(f"wrote the scroll section of {bench.RESULTS.relative_to(REPO)}")
+    results.publish(bench.RESULTS, "scroll", section)
 
 
 if __name__ == "__main__":
