@@ -16,14 +16,14 @@ APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev pkg-config fonts-l
 # What the recipe tests run: PyYAML parses the recipes' YAML (nginx -t checks the nginx server block).
 RECIPE_TEST_PACKAGES := python3-yaml
 # The benchmark's peers: ImageMagick, and a Python virtual environment for pyvips.
-BENCH_APT_PACKAGES := imagemagick python3-venv python3-pip
+BENCH_APT_PACKAGES := imagemagick python3-venv python3-pip linux-perf
 # The render stack's header-only pkg-config packages: Package.swift then binds libvips and Pango at
 # their first use instead of linking them (Sources/CRenderStack).
 export PKG_CONFIG_PATH := $(CURDIR)/Sources/CRenderStack/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN   = $(shell $(SWIFT) build -c release --show-bin-path)/cardbake
 
-.PHONY: all deps build cards test test-manifest-alone bench bench-scroll bench-device stress clean
+.PHONY: all deps build cards test test-manifest-alone bench bench-scroll bench-device bench-profile stress clean
 
 all: cards
 
@@ -95,6 +95,11 @@ bench-scroll: build
 bench-device: build
 	$(call apt_install,$(BENCH_APT_PACKAGES))
 	bench/run device
+
+## bench-profile: where a cold build's CPU goes, by library and by cardbake's types (perf), PNG and the default
+bench-profile: build
+	$(call apt_install,$(BENCH_APT_PACKAGES))
+	bench/run profile
 
 ## stress: the long reliability runs (kill -9 loops, fuzzing); results go to docs/RELIABILITY.md
 stress: build
