@@ -31,7 +31,7 @@ enum GalleryAssets {
         figcaption span{display:block;font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
         """
 
-    /// Paints each card's ThumbHash and loads its bitmap once the card is within two screens of
+    /// Paints the ThumbHash of each card that has no data URL and loads its bitmap once the card is within two screens of
     /// the viewport (the working range), fades the bitmap in once it has decoded, drops the bitmap
     /// again once the card is more than six screens away, and reloads the page when
     /// `index-version.js` names another version. `cardbakeGallery.decodeThumbHash` is exposed for

@@ -75,8 +75,9 @@ struct GalleryPage: Sendable {
         Data((figure(card) + "\n").utf8)
     }
 
-    /// One card: placeholder colour (and data URL) as its background, the bitmap's files for the
-    /// script, an `<img>` for a browser without script, and a caption shown on hover.
+    /// One card: placeholder colour and data URL as its background (or, without a data URL, its
+    /// ThumbHash for the script to paint), the bitmap's files for the script, an `<img>` for a
+    /// browser without script, and a caption shown on hover.
     static func figure(_ card: GalleryCard) -> String {
         let width = number(card.width), height = number(card.height)
         var style = "width:\(width)px;height:\(height)px;background-color:\(card.color)"
@@ -87,7 +88,9 @@ struct GalleryPage: Sendable {
         let src = card.images.first?.file ?? ""
         var attributes = "class=\"card\" id=\"\(escaped(card.id))\" style=\"\(escaped(style))\""
         attributes += " data-src=\"\(escaped(src))\" data-srcset=\"\(escaped(srcset))\" data-title=\"\(escaped(card.title))\""
-        if let thumbhash = card.thumbhash {
+        // The data URL is the placeholder where there is one: painting the ThumbHash too would cost
+        // the page's main thread a decode, a canvas and a PNG per card for the same blur.
+        if card.dataURL == nil, let thumbhash = card.thumbhash {
             attributes += " data-thumbhash=\"\(escaped(thumbhash))\""
         }
         return "<figure \(attributes) tabindex=\"0\">"

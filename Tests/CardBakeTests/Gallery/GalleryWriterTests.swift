@@ -43,6 +43,10 @@ struct GalleryWriterTests {
         #expect(String(decoding: try Data(contentsOf: Self.file(fixture, Gallery.versionName)), as: UTF8.self)
                 == "window.cardbakeGalleryVersion = \"\(expected.version)\";\n")
         #expect(page.contains("data-version=\"\(expected.version)\""))
+        // Each card's placeholder is its data URL, in the page; no ThumbHash is left for the script to paint.
+        let dataURL = try #require(manifest.cards[0].placeholder.dataURL)
+        #expect(page.contains("background-image:url(&quot;\(dataURL)&quot;)"))
+        #expect(!page.contains("data-thumbhash"))
 
         let before = try Gallery.fileNames.map { try Self.identity(Self.file(fixture, $0)) }
         try await fixture.build()
