@@ -84,7 +84,7 @@ extension CardStyle {
         block.set("minFeatureHeight", minFeatureHeight, base.minFeatureHeight) { $0 }
         block.set("scales", scales, base.scales) { $0 }
         block.set("format", output.kind, base.output.kind) { $0.rawValue }
-        block.set("quality", output.quality, base.output.quality) { $0 ?? output.kind.defaultQuality ?? NSNull() }
+        block.set("quality", output.quality, base.output.quality) { $0 ?? NSNull() }
         block.set("compression", output.pngCompression, base.output.pngCompression) { $0 }
         block.set("pngFilter", output.pngFilter, base.output.pngFilter) { $0.rawValue }
         var blurBlock = CatalogBlock()

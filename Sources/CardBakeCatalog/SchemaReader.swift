@@ -86,10 +86,13 @@ package struct SchemaReader {
     }
 
     /// A whole number within `range`; `2.0` counts as 2, `2.5` does not.
-    package func integer(_ node: Node?, in range: ClosedRange<Int>) -> Int? {
+    /// - Parameter orNull: the caller also accepts `null` (and handled it); only changes the wording of a mismatch.
+    package func integer(_ node: Node?, in range: ClosedRange<Int>, orNull: Bool = false) -> Int? {
         let allowed = { MessageText.integer(in: range) }
         let bounds = Double(range.lowerBound)...Double(range.upperBound)
-        guard let node, let value = checkedNumber(node, allowed: allowed(), inRange: bounds.contains) else { return nil }
+        guard let node, let value = checkedNumber(node, allowed: allowed(), orNull: orNull, inRange: bounds.contains) else {
+            return nil
+        }
         guard value == value.rounded() else {
             report("\(MessageText.number(value)) is not a whole number; allowed: \(allowed()).", at: node)
             return nil

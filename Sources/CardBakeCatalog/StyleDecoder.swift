@@ -25,7 +25,10 @@ package struct StyleDecoder {
         if let height = reader.number(fields["minFeatureHeight"], in: 1...8192) { style.minFeatureHeight = height }
         if let scales = scales(fields["scales"]) { style.scales = scales }
         if let kind = reader.choice(fields["format"], of: OutputFormat.Kind.self) { style.output.kind = kind }
-        if let quality = reader.integer(fields["quality"], in: 1...100) { style.output.quality = quality }
+        // null: the format's default, which for JPEG is picked per image.
+        if let quality = reader.removable(fields["quality"], { reader.integer($0, in: 1...100, orNull: true) }) {
+            style.output.quality = quality
+        }
         if let level = reader.integer(fields["compression"], in: 0...9) { style.output.pngCompression = level }
         if let filter = reader.choice(fields["pngFilter"], of: OutputFormat.PNGFilter.self) { style.output.pngFilter = filter }
         if let blur = fields["blur"] { style.blur = overlay(blur, on: style.blur) }

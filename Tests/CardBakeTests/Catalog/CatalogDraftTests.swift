@@ -45,18 +45,20 @@ struct CatalogDraftTests {
         #expect(catalog.cards[1].image.path == "/photos/parrot.png" && catalog.cards[1].index == 1)
     }
 
-    @Test("A card's style that removes the catalog's font file and feature height limit keeps them removed")
+    @Test("A card's style that removes the catalog's font file, feature height limit and quality keeps them removed")
     func removedValues() throws {
         var style = Self.customStyle
         style.title.fontFile = URL(fileURLWithPath: "/fonts/Title.ttf")
         var cardStyle = style
         cardStyle.title.fontFile = nil
         cardStyle.maxFeatureHeight = nil
+        cardStyle.output.quality = nil
         let draft = CatalogDraft(file: CatalogFixture.file, style: style, cards: [
             CardDraft(id: "toucan", image: URL(fileURLWithPath: "/photos/toucan.png"), title: "Toucan",
                       description: "A bird.", style: cardStyle),
         ])
         let card = try #require(try draft.validated().cards.first)
+        #expect(card.style.output.quality == nil && card.style.output.picksQualityPerImage)
         #expect(card.style.title.fontFile == nil)
         #expect(card.style.maxFeatureHeight == nil)
         #expect(card.style == cardStyle)

@@ -97,7 +97,7 @@ import Testing
         (#"{"scales": 1}"#, "style.scales", "expected a non-empty array of different integers from 1 to 4, found the number 1."),
         (#"{"scales": ["1"]}"#, "style.scales[0]", #"expected an integer from 1 to 4, found the string "1"."#),
         (#"{"format": 1}"#, "style.format", #"expected one of "png", "jpeg", "webp", "heic", "avif", found the number 1."#),
-        (#"{"quality": true}"#, "style.quality", "expected an integer from 1 to 100, found true."),
+        (#"{"quality": true}"#, "style.quality", "expected null or an integer from 1 to 100, found true."),
         (#"{"blur": []}"#, "style.blur", "expected an object with keys radius, saturation, tint, found an array."),
         (#"{"blur": {"tint": 255}}"#, "style.blur.tint",
          ##"expected a colour string "#RRGGBB" or "#RRGGBBAA" of hexadecimal digits, found the number 255."##),
