@@ -21,7 +21,7 @@ let package = Package(
         // The pipeline, for tools that build cards from Swift.
         .library(name: "CardBake", targets: ["CardBake"]),
         // What an app links: the manifest's types, scale choice, ThumbHash, file verification.
-        // Foundation only; no libvips, Pango, swift-crypto or any C code. Static, as an app links an
+        // Foundation only; no libvips, Pango, libcrypto or any C code. Static, as an app links an
         // automatic product anyway, so that `swift build --product CardBakeKit` builds it alone
         // (SwiftPM builds the whole package for an automatic product).
         .library(name: "CardBakeKit", type: .static, targets: ["CardBakeKit"]),
@@ -30,7 +30,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
@@ -47,13 +46,15 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
+        // SHA-256 from the system's OpenSSL (SHA-NI/AVX2 code), for keys and content digests.
+        .systemLibrary(name: "CLibcrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Keys, the stat cache, and the action cache and content store behind ArtifactStore.
         .target(
             name: "CardBakeCache",
             dependencies: [
                 "CardBakeFiles",
                 "CardBakeManifest",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "CLibcrypto",
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
