@@ -8,10 +8,12 @@ OUTPUT       ?= Output
 XCASSETS     ?=
 # chromium and python3: the gallery's tests drive headless Chromium (Tests/Browser); nginx-light
 # (with WebDAV PUT) is the remote cache server the remote-cache tests start on loopback.
-# libssl-dev: SHA-256 from libcrypto (cache keys, content digests).
+# libssl-dev: SHA-256 from libcrypto (cache keys, content digests); libcurl4-openssl-dev: the
+# remote cache's HTTP client.
 # Fonts: Lato is the default look; Noto covers the scripts the README promises (emoji, CJK, Arabic,
 # Hebrew, Devanagari and most others), so text falls back to a real glyph rather than a box.
-APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev libssl-dev pkg-config fonts-lato fonts-dejavu-core \
+APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev libssl-dev libcurl4-openssl-dev \
+                pkg-config fonts-lato fonts-dejavu-core \
                 fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji chromium python3 \
                 nginx-light
 # What the recipe tests run: PyYAML parses the recipes' YAML (nginx -t checks the nginx server block).

@@ -5,9 +5,10 @@ import Foundation
 /// A ``RemoteObjectStore`` over HTTP: `GET` and `PUT` on `<base>/ac/<sha256>` and `<base>/cas/<sha256>`,
 /// the layout bazel-remote, nginx with WebDAV and any HTTP server that accepts PUT serve.
 ///
-/// At most `parallelTransfers` requests run at once. A connection error, a 5xx answer or a body
-/// shorter or longer than its `Content-Length` is retried after a backoff (0.2 s, doubling); a
-/// request that times out is not, since a slow server stays slow. 404 is a miss.
+/// At most `parallelTransfers` requests run at once. A connection the server closed, a 5xx answer or
+/// a body shorter or longer than its `Content-Length` is retried after a backoff (0.2 s, doubling).
+/// A refused connection, an unknown host or a timeout is not: the server is down or slow and stays
+/// so. 404 is a miss.
 public final class HTTPObjectStore: RemoteObjectStore {
     public struct Limits: Sendable {
         /// For connecting, and for each request from start to the last byte.
@@ -107,22 +108,45 @@ struct HTTPAnswer: Sendable {
 
 /// Why a request got no answer.
 enum HTTPTransportError: Error, CustomStringConvertible {
-    /// No connection: refused, reset, closed early.
+    /// No connection: refused, or no route to the host.
+    case refused(String)
+    /// The host's name does not resolve.
+    case unknownHost(String)
+    /// No connection or no complete answer within the limit.
+    case timedOut(Duration)
+    /// The server closed or reset the connection before its answer was complete.
+    case closed(String)
+    /// The TLS handshake failed (certificate, protocol).
+    case tls(String)
+    /// Another failure of the transfer.
     case connection(String)
     /// The body's length differs from its `Content-Length`.
     case truncated(expected: Int, received: Int)
-    /// No connection or no complete answer within the timeout.
-    case timedOut(Duration)
 
+    /// A failure that may pass on a second try.
     var isWorthRetrying: Bool {
-        if case .timedOut = self { false } else { true }
+        switch self {
+        case .closed, .connection, .truncated: true
+        case .refused, .unknownHost, .timedOut, .tls: false
+        }
     }
 
     var description: String {
         switch self {
+        case .refused(let reason): reason
+        case .unknownHost(let host): "unknown host \(host)"
+        case .timedOut(let limit): "timed out after \(Self.seconds(limit)) s"
+        case .closed(let reason): "the server closed the connection (\(reason))"
+        case .tls(let reason): "TLS failed (\(reason))"
         case .connection(let reason): "no connection (\(reason))"
         case let .truncated(expected, received): "the body has \(received) bytes, its Content-Length says \(expected)"
-        case .timedOut(let limit): "no answer within \(limit)"
         }
+    }
+
+    /// `1`, `2.5`: a duration in seconds as a person writes it.
+    private static func seconds(_ duration: Duration) -> String {
+        let (whole, attoseconds) = duration.components
+        guard attoseconds != 0 else { return "\(whole)" }
+        return String(format: "%g", Double(whole) + Double(attoseconds) / 1e18)
     }
 }
