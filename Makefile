@@ -8,9 +8,12 @@ OUTPUT       ?= Output
 XCASSETS     ?=
 # chromium and python3: the gallery's tests drive headless Chromium (Tests/Browser); nginx-light
 # (with WebDAV PUT) is the remote cache server the remote-cache tests start on loopback.
+# libssl-dev: SHA-256 from libcrypto (cache keys, content digests); libcurl4-openssl-dev: the
+# remote cache's HTTP client.
 # Fonts: Lato is the default look; Noto covers the scripts the README promises (emoji, CJK, Arabic,
 # Hebrew, Devanagari and most others), so text falls back to a real glyph rather than a box.
-APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev pkg-config fonts-lato fonts-dejavu-core \
+APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev libssl-dev libcurl4-openssl-dev \
+                pkg-config fonts-lato fonts-dejavu-core \
                 fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji chromium python3 \
                 nginx-light
 # What the recipe tests run: PyYAML parses the recipes' YAML (nginx -t checks the nginx server block).
@@ -70,7 +73,7 @@ test: deps
 
 ## test-manifest-alone: builds and tests CardBakeKit (and the CardBakeManifest it re-exports) as an
 ## app would, with libvips, Pango and fontconfig hidden from pkg-config, and fails if any other
-## module (Vips, CVips, CTextRaster, Crypto, …) was compiled
+## module (Vips, CVips, CTextRaster, CardBakeCache, …) was compiled
 test-manifest-alone:
 	cd Tests/ManifestOnly && PKG_CONFIG_LIBDIR=/nonexistent PKG_CONFIG_PATH= $(SWIFT) test
 	@compiled=$$(cd Tests/ManifestOnly/.build/debug && for module in *.build; do \

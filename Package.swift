@@ -21,16 +21,13 @@ let package = Package(
         // The pipeline, for tools that build cards from Swift.
         .library(name: "CardBake", targets: ["CardBake"]),
         // What an app links: the manifest's types, scale choice, ThumbHash, file verification.
-        // Foundation only; no libvips, Pango, swift-crypto or any C code. Static, as an app links an
+        // Foundation only; no libvips, Pango, libcrypto, libcurl or any C code. Static, as an app links an
         // automatic product anyway, so that `swift build --product CardBakeKit` builds it alone
         // (SwiftPM builds the whole package for an automatic product).
         .library(name: "CardBakeKit", type: .static, targets: ["CardBakeKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
@@ -47,28 +44,22 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
+        // SHA-256 from the system's OpenSSL (SHA-NI/AVX2 code), for keys and content digests.
+        .systemLibrary(name: "CLibcrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Keys, the stat cache, and the action cache and content store behind ArtifactStore.
         .target(
             name: "CardBakeCache",
             dependencies: [
                 "CardBakeFiles",
                 "CardBakeManifest",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "CLibcrypto",
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
+        // libcurl's easy interface, with typed wrappers for its variadic curl_easy_setopt and curl_easy_getinfo.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The remote cache over HTTP (bazel-remote's layout), a tier behind the local cache.
-        .target(
-            name: "CardBakeRemoteCache",
-            dependencies: [
-                "CardBakeCache",
-                "CardBakeFiles",
-                "CardBakeManifest",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-            ]
-        ),
+        .target(name: "CardBakeRemoteCache", dependencies: ["CardBakeCache", "CardBakeFiles", "CardBakeManifest", "CCurl"]),
         // The catalog: JSON with positions, schema, validation, styles and their fingerprints.
         .target(name: "CardBakeCatalog", dependencies: ["CardBakeCache", "CardBakeFiles", "CardBakeManifest"]),
         // Rendering: one card's inputs in, its bitmaps out (libvips, Pango).

@@ -1,12 +1,14 @@
 import CardBakeFiles
 import CardBakeManifest
-import Crypto
+import CLibcrypto
 import Foundation
 
 extension ContentDigest {
     /// The SHA-256 of `data`.
     public static func sha256(_ data: some DataProtocol) -> ContentDigest {
-        ContentDigest(SHA256.hash(data: data))
+        var hasher = Hasher()
+        hasher.update(data)
+        return hasher.digest
     }
 
     /// The SHA-256 of a file's bytes, read in chunks of at most 1 MiB rather than all at once.
@@ -36,27 +38,35 @@ extension ContentDigest {
         return hasher.digest
     }
 
-    /// The SHA-256 of bytes handed to it a piece at a time.
-    package struct Hasher {
-        private var state = SHA256()
+    /// The SHA-256 of bytes handed to it a piece at a time: OpenSSL's libcrypto, whose assembly uses
+    /// the processor's SHA extensions or AVX2 (docs/ARCHITECTURE.md, "Dependencies", has the figures).
+    ///
+    /// A value: a copy hashes on from where the original was, independently of it.
+    package struct Hasher: Sendable {
+        /// libcrypto's state, a plain C struct (eight words, a length and a partial block).
+        private var state = SHA256_CTX()
 
-        package init() {}
+        package init() {
+            SHA256_Init(&state)
+        }
 
         package mutating func update(_ bytes: UnsafeRawBufferPointer) {
-            state.update(bufferPointer: bytes)
+            guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
+            SHA256_Update(&state, start, bytes.count)
         }
 
         package mutating func update(_ bytes: some DataProtocol) {
-            state.update(data: bytes)
+            for region in bytes.regions {
+                region.withUnsafeBytes { update($0) }
+            }
         }
 
-        /// The digest of the bytes so far.
-        package var digest: ContentDigest { ContentDigest(state.finalize()) }
+        /// The digest of the bytes so far; the hasher can go on.
+        package var digest: ContentDigest {
+            var finished = state
+            var bytes = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+            SHA256_Final(&bytes, &finished)
+            return ContentDigest(bytes: bytes)!
+        }
     }
-
-    /// The digest swift-crypto computed.
-    package init(_ digest: SHA256.Digest) {
-        self.init(bytes: Array(digest))!
-    }
-
 }

@@ -1,5 +1,4 @@
 import CardBakeManifest
-import Crypto
 import Foundation
 
 extension Data {
@@ -22,9 +21,9 @@ extension Data {
     }
 
     private static func checksum(of payload: Data, context: [UInt8]) -> ContentDigest {
-        var hasher = SHA256()
-        hasher.update(data: context)
-        hasher.update(data: payload)
-        return ContentDigest(hasher.finalize())
+        var hasher = ContentDigest.Hasher()
+        hasher.update(context)
+        hasher.update(payload)
+        return hasher.digest
     }
 }

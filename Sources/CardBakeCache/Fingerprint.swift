@@ -1,5 +1,4 @@
 import CardBakeManifest
-import Crypto
 
 /// Builds a cache key: the complete, stable identity of one processing step.
 ///
@@ -23,11 +22,10 @@ import Crypto
 ///     let digest = key.digest
 ///
 /// The encoding is hashed as it grows, so a key of a large value (a whole manifest) takes little memory.
-// @unchecked: swift-crypto's SHA256 is a copy-on-write value but not marked Sendable.
-public struct Fingerprint: @unchecked Sendable {
+public struct Fingerprint: Sendable {
     /// The encoding not yet given to `hasher`.
     private var encoding: [UInt8] = []
-    private var hasher = SHA256()
+    private var hasher = ContentDigest.Hasher()
     private static let hashingBlock = 1 << 16
 
     /// Starts a key of one kind.
@@ -50,7 +48,7 @@ public struct Fingerprint: @unchecked Sendable {
         append(integer: UInt64(component.bytes.count))
         encoding.append(contentsOf: component.bytes)
         if encoding.count >= Self.hashingBlock {
-            hasher.update(data: encoding)
+            hasher.update(encoding)
             encoding.removeAll(keepingCapacity: true)
         }
     }
@@ -58,8 +56,8 @@ public struct Fingerprint: @unchecked Sendable {
     /// The key: SHA-256 of everything added so far.
     public var digest: ContentDigest {
         var hasher = hasher
-        hasher.update(data: encoding)
-        return ContentDigest(hasher.finalize())
+        hasher.update(encoding)
+        return hasher.digest
     }
 
     private mutating func append(text: String) {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// SHA-256 (FIPS 180-4) written in Swift, to check files against the manifest's digests: the kit
-/// must link no C code, and swift-crypto builds BoringSSL's C sources on Linux.
+/// must link no C code, and the pipeline's SHA-256 is OpenSSL's libcrypto, which an app on iOS does not have.
 ///
 ///     var hasher = PortableSHA256()
 ///     hasher.update(chunk)               // as many times as there are chunks

@@ -1,13 +1,19 @@
 import CardBakeCache
 import CardBakeManifest
 import Foundation
+import Synchronization
 
 /// A ``RemoteObjectStore`` over HTTP: `GET` and `PUT` on `<base>/ac/<sha256>` and `<base>/cas/<sha256>`,
 /// the layout bazel-remote, nginx with WebDAV and any HTTP server that accepts PUT serve.
 ///
-/// At most `parallelTransfers` requests run at once. A connection error, a 5xx answer or a body
-/// shorter or longer than its `Content-Length` is retried after a backoff (0.2 s, doubling); a
-/// request that times out is not, since a slow server stays slow. 404 is a miss.
+/// At most `parallelTransfers` requests run at once. A connection the server closed, a 5xx answer or
+/// a body shorter or longer than its `Content-Length` is retried after a backoff (0.2 s, doubling).
+/// A refused connection, an unknown host or a timeout is not: the server is down or slow and stays
+/// so. 404 is a miss.
+///
+/// An outage costs one request: until the server has answered once, requests go one at a time; once
+/// one finds it unreachable (``RemoteCacheFailure/isOutage``), every later request fails at once
+/// with that failure, without touching the network.
 public final class HTTPObjectStore: RemoteObjectStore {
     public struct Limits: Sendable {
         /// For connecting, and for each request from start to the last byte.
@@ -30,6 +36,8 @@ public final class HTTPObjectStore: RemoteObjectStore {
     public let limits: Limits
     private let client: HTTPTransport
     private let transfers: AsyncLimiter
+    private let reachability = Reachability()
+    private let sent = Atomic(0)
 
     public init(address: RemoteCacheAddress, limits: Limits = Limits()) {
         self.address = address
@@ -39,6 +47,9 @@ public final class HTTPObjectStore: RemoteObjectStore {
     }
 
     public var displayName: String { address.displayName }
+
+    /// The requests handed to the network so far, retries included.
+    public var requestsSent: Int { sent.load(ordering: .relaxed) }
 
     public func get(_ area: RemoteArea, _ digest: ContentDigest) async throws -> Data? {
         let answer = try await send(HTTPRequest(method: "GET", url: url(area, digest), body: nil))
@@ -70,21 +81,123 @@ public final class HTTPObjectStore: RemoteObjectStore {
 
     /// Sends `request`, retrying what may pass on a second try; the last answer or error.
     private func send(_ request: HTTPRequest) async throws -> HTTPAnswer {
+        let probing = try await reachability.admit()
+        do {
+            let answer = try await sendRetrying(request)
+            if probing { reachability.settle(reachable: true) }
+            return answer
+        } catch let failure as RemoteCacheFailure {
+            if failure.isOutage {
+                reachability.settle(unreachable: failure)
+            } else if probing {
+                reachability.settle(reachable: true)
+            }
+            throw failure
+        } catch {
+            if probing { reachability.settle(reachable: nil) }
+            throw error
+        }
+    }
+
+    private func sendRetrying(_ request: HTTPRequest) async throws -> HTTPAnswer {
         var request = request
         request.authorization = address.authorization
         var attempt = 0
         while true {
             do {
-                let answer = try await transfers.run { try await client.send(request) }
+                let answer = try await transfers.run {
+                    // One that waited for its turn while another found the server down does not try.
+                    if let outage = reachability.outage { throw outage }
+                    sent.add(1, ordering: .relaxed)
+                    return try await client.send(request)
+                }
                 guard answer.status >= 500, attempt < limits.retries else { return answer }
             } catch let error as HTTPTransportError where error.isWorthRetrying && attempt < limits.retries {
                 // retried below
             } catch let error as HTTPTransportError {
-                throw RemoteCacheFailure("\(request.method) \(request.path): \(error)")
+                throw RemoteCacheFailure("\(request.method) \(request.path): \(error)", isOutage: error.isOutage)
             }
             try await Task.sleep(for: .milliseconds(200) * (1 << attempt))
             attempt += 1
         }
+    }
+}
+
+/// Whether the server has been reached: until it has answered once, one request at a time (the
+/// others wait for its outcome); after a request found it unreachable, none.
+private final class Reachability: Sendable {
+    private enum State {
+        /// Nothing answered yet; `probing` when a request is under way, with the requests waiting for it.
+        case unknown(probing: Bool, waiting: [CheckedContinuation<Admission, Never>])
+        case reachable
+        case unreachable(RemoteCacheFailure)
+    }
+
+    private enum Admission {
+        case probe, go, refused(RemoteCacheFailure)
+    }
+
+    private let state = Mutex(State.unknown(probing: false, waiting: []))
+
+    /// The failure that found the server unreachable, if one did.
+    var outage: RemoteCacheFailure? {
+        state.withLock { if case .unreachable(let failure) = $0 { failure } else { nil } }
+    }
+
+    /// Waits for a request's turn: true for the one request that finds out whether the server answers.
+    /// - Throws: the failure that found the server unreachable.
+    func admit() async throws -> Bool {
+        let admission = await withCheckedContinuation { (turn: CheckedContinuation<Admission, Never>) in
+            let now = state.withLock { state -> Admission? in
+                switch state {
+                case .reachable: return .go
+                case .unreachable(let failure): return .refused(failure)
+                case .unknown(probing: false, let waiting):
+                    state = .unknown(probing: true, waiting: waiting)
+                    return .probe
+                case .unknown(probing: true, var waiting):
+                    waiting.append(turn)
+                    state = .unknown(probing: true, waiting: waiting)
+                    return nil
+                }
+            }
+            if let now { turn.resume(returning: now) }
+        }
+        switch admission {
+        case .probe: return true
+        case .go: return false
+        case .refused(let failure): throw failure
+        }
+    }
+
+    /// What a request found: the server answered (true), or nothing known (nil, as for a request
+    /// cancelled): the next request waiting finds out instead.
+    func settle(reachable: Bool?) {
+        let (turns, admission) = state.withLock { state -> ([CheckedContinuation<Admission, Never>], Admission?) in
+            guard case .unknown(_, var waiting) = state else { return ([], nil) }
+            if reachable == true {
+                state = .reachable
+                return (waiting, .go)
+            }
+            guard !waiting.isEmpty else {
+                state = .unknown(probing: false, waiting: [])
+                return ([], nil)
+            }
+            let next = waiting.removeFirst()
+            state = .unknown(probing: true, waiting: waiting)
+            return ([next], .probe)
+        }
+        if let admission { turns.forEach { $0.resume(returning: admission) } }
+    }
+
+    /// A request found the server unreachable: the waiting requests, and every later one, fail with `failure`.
+    func settle(unreachable failure: RemoteCacheFailure) {
+        let waiting = state.withLock { state -> [CheckedContinuation<Admission, Never>] in
+            defer { state = .unreachable(failure) }
+            if case .unknown(_, let waiting) = state { return waiting }
+            return []
+        }
+        waiting.forEach { $0.resume(returning: .refused(failure)) }
     }
 }
 
@@ -107,22 +220,53 @@ struct HTTPAnswer: Sendable {
 
 /// Why a request got no answer.
 enum HTTPTransportError: Error, CustomStringConvertible {
-    /// No connection: refused, reset, closed early.
+    /// No connection: refused, or no route to the host.
+    case refused(String)
+    /// The host's name does not resolve.
+    case unknownHost(String)
+    /// No connection or no complete answer within the limit.
+    case timedOut(Duration)
+    /// The server closed or reset the connection before its answer was complete.
+    case closed(String)
+    /// The TLS handshake failed (certificate, protocol).
+    case tls(String)
+    /// Another failure of the transfer.
     case connection(String)
     /// The body's length differs from its `Content-Length`.
     case truncated(expected: Int, received: Int)
-    /// No connection or no complete answer within the timeout.
-    case timedOut(Duration)
 
+    /// A failure that may pass on a second try.
     var isWorthRetrying: Bool {
-        if case .timedOut = self { false } else { true }
+        switch self {
+        case .closed, .connection, .truncated: true
+        case .refused, .unknownHost, .timedOut, .tls: false
+        }
+    }
+
+    /// The server cannot be used for now: a build gives up on it at once.
+    var isOutage: Bool {
+        switch self {
+        case .refused, .unknownHost, .timedOut, .closed, .tls: true
+        case .connection, .truncated: false
+        }
     }
 
     var description: String {
         switch self {
+        case .refused(let reason): reason
+        case .unknownHost(let host): "unknown host \(host)"
+        case .timedOut(let limit): "timed out after \(Self.seconds(limit)) s"
+        case .closed(let reason): "the server closed the connection (\(reason))"
+        case .tls(let reason): "TLS failed (\(reason))"
         case .connection(let reason): "no connection (\(reason))"
         case let .truncated(expected, received): "the body has \(received) bytes, its Content-Length says \(expected)"
-        case .timedOut(let limit): "no answer within \(limit)"
         }
+    }
+
+    /// `1`, `2.5`: a duration in seconds as a person writes it.
+    private static func seconds(_ duration: Duration) -> String {
+        let (whole, attoseconds) = duration.components
+        guard attoseconds != 0 else { return "\(whole)" }
+        return String(format: "%g", Double(whole) + Double(attoseconds) / 1e18)
     }
 }

@@ -15,7 +15,8 @@ public struct RemoteCacheTraffic: Codable, Sendable, Equatable {
     /// Objects uploaded, and their bytes.
     public var uploads = 0
     public var uploadedBytes = 0
-    /// Requests that failed after their retries (the server down, slow, or answering errors).
+    /// Requests that failed after their retries (the server down, slow, or answering errors); after an
+    /// outage, only the request that found it (those waiting on it fail with it, uncounted).
     public var failures = 0
     /// Uploads still running when the build stopped waiting for them.
     public var abandonedUploads = 0

@@ -30,9 +30,14 @@ public protocol RemoteObjectStore: Sendable {
 /// Why a request to the remote cache failed; the text never holds credentials.
 public struct RemoteCacheFailure: Error, Sendable, CustomStringConvertible {
     public let description: String
+    /// The server cannot be used for now: the connection was refused, the host is unknown, the
+    /// request timed out, or the server closed the connection. ``TieredArtifactStore`` gives up on
+    /// the server at the first such failure rather than after several.
+    public let isOutage: Bool
 
-    public init(_ description: String) {
+    public init(_ description: String, isOutage: Bool = false) {
         self.description = description
+        self.isOutage = isOutage
     }
 }
 

@@ -13,6 +13,9 @@ import Synchronization
 /// `pendingUploads` at a time (a store waits for a slot); ``finish(within:)`` waits for the rest.
 /// The remote never fails a build: a failed request is a miss, and after `failureLimit`
 /// consecutive failures the server is not asked again during this build (said once, as a warning).
+/// An outage (``RemoteCacheFailure/isOutage``: refused, unknown host, timed out, connection closed)
+/// gives the server up at its first failure: the build then takes no longer than without a remote
+/// cache, give or take that one request, however many cards it has.
 package final class TieredArtifactStore: ArtifactStoring {
     private let local: any ArtifactStoring
     private let remote: RemoteCache
@@ -147,6 +150,14 @@ package final class TieredArtifactStore: ArtifactStoring {
 
     /// Counts a failed request (`error` nil for a refused object) and says once when the server is given up.
     private func failed(_ error: (any Error)?) {
+        if let outage = error as? RemoteCacheFailure, outage.isOutage {
+            // Requests that were waiting for this one fail with it too: not counted, not said again.
+            guard health.disable() else { return }
+            traffic.withLock { $0.failures += 1 }
+            warn("the remote cache \(remote.server.displayName) is unavailable (\(outage)); "
+                 + "it is not used for the rest of this build.")
+            return
+        }
         if error != nil { traffic.withLock { $0.failures += 1 } }
         guard health.failed() else { return }
         warn("the remote cache \(remote.server.displayName) failed \(health.failureLimit) times in a row"
@@ -167,6 +178,15 @@ private final class RemoteHealth: Sendable {
 
     func succeeded() {
         state.withLock { $0.consecutiveFailures = 0 }
+    }
+
+    /// Gives the server up at once; true the first time (exactly once, with ``failed()``).
+    func disable() -> Bool {
+        state.withLock { state in
+            guard !state.disabled else { return false }
+            state.disabled = true
+            return true
+        }
     }
 
     /// Counts a failure; true for the one that disables the server (exactly once).

@@ -26,9 +26,14 @@ final class ScriptedHTTPServer: Sendable {
     let port: Int
     private let listener: Int32
     private let state: Mutex<(replies: [Reply], requests: [Request])>
+    /// The server stops (``stop()``) once it has received this many requests, as one that dies would.
+    private let requestLimit: Int?
 
-    init(_ replies: [Reply]) throws {
+    /// - Parameter stoppingAfter: the number of requests after which the server stops listening
+    ///   (those already connected are answered); later connections are refused.
+    init(_ replies: [Reply], stoppingAfter requestLimit: Int? = nil) throws {
         state = Mutex((replies, []))
+        self.requestLimit = requestLimit
         (listener, port) = try Self.boundSocket()
         guard listen(listener, 64) == 0 else {
             close(listener)
@@ -92,10 +97,18 @@ final class ScriptedHTTPServer: Sendable {
             close(connection)
             return
         }
-        let reply = state.withLock { state -> Reply in
+        let answer = state.withLock { state -> (reply: Reply, stops: Bool)? in
+            // One connected before the server stopped is dropped unanswered, as by a server that died.
+            if let requestLimit, state.requests.count >= requestLimit { return nil }
             state.requests.append(request)
-            return state.replies.count > 1 ? state.replies.removeFirst() : state.replies[0]
+            return (state.replies.count > 1 ? state.replies.removeFirst() : state.replies[0],
+                    state.requests.count == requestLimit)
         }
+        guard let (reply, stops) = answer else {
+            close(connection)
+            return
+        }
+        if stops { stop() }
         switch reply {
         case .hang:
             Thread.sleep(forTimeInterval: 120)

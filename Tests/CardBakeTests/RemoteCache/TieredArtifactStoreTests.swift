@@ -113,6 +113,25 @@ struct TieredArtifactStoreTests {
         #expect(machine.warnings.all.first?.contains("not used for the rest of this build") == true)
     }
 
+    @Test("An outage (refused, unknown host, timed out, closed) gives the remote up at its first failure, said once")
+    func outageGivesUpAtOnce() async throws {
+        let remote = InMemoryRemote()
+        remote.setFailing(true, outage: true)
+        let machine = Machine(remote)
+        for index in 0..<10 {
+            #expect(await machine.store.blob(ContentDigest.sha256(Data([UInt8(index)]))) == nil)
+        }
+        try await machine.store.storeBlob(Self.bitmap)
+        try await machine.store.storeActionResult(Data("record".utf8), for: Self.key)
+        let traffic = await machine.store.finish(within: .seconds(30))
+        #expect(remote.gets == 1)
+        #expect(remote.puts == 0)
+        #expect(traffic.disabled && traffic.failures == 1)
+        #expect(machine.warnings.all.count == 1)
+        #expect(machine.warnings.all.first?.contains("memory://remote is unavailable (down)") == true,
+                "\(machine.warnings.all)")
+    }
+
     @Test("A success between failures resets the count")
     func successResets() async throws {
         let remote = InMemoryRemote()
