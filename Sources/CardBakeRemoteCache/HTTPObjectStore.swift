@@ -1,4 +1,5 @@
 import CardBakeCache
+import CardBakeFiles
 import CardBakeManifest
 import Foundation
 
@@ -121,7 +122,7 @@ enum HTTPTransportError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .connection(let reason): "no connection (\(reason))"
-        case let .truncated(expected, received): "the body has \(received) bytes, its Content-Length says \(expected)"
+        case let .truncated(expected, received): "the body has \(received.counting("byte")), its Content-Length says \(expected)"
         case .timedOut(let limit): "no answer within \(limit)"
         }
     }
