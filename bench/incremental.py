@@ -117,8 +117,8 @@ class Builds:
     def stats(self):
         """`cache stats`: (entries, bytes, stat-cache hits, stat-cache misses of the last build)."""
         _, _, text = timed([self.binary, "cache", "stats", "--cache-dir", self.cache])
-        entries = re.search(r"entries: (\d+) .*?, (\d+) bytes", text)
-        stat = re.search(r"stat cache: (\d+) hits, (\d+) misses", text)
+        entries = re.search(r"entries: (\d+) .*?, (\d+) bytes?\b", text)
+        stat = re.search(r"stat cache: (\d+) hits?, (\d+) miss(?:es)?\b", text)
         return (int(entries[1]), int(entries[2]), *(map(int, stat.groups()) if stat else (None, None)))
 
 

@@ -1,3 +1,4 @@
+import CardBakeFiles
 import Foundation
 
 /// Why a catalog could not be loaded. Its `description` is meant to be shown to the catalog's author as is.
@@ -24,7 +25,7 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
             var lines = problems.prefix(Self.maximumListedProblems).map { "\(file.relativePath): \($0)" }
             let unlisted = problems.count - Self.maximumListedProblems
             if unlisted > 0 {
-                lines.append("… and \(unlisted) more \(unlisted == 1 ? "problem" : "problems").")
+                lines.append("… and \(unlisted) more \(unlisted.word("problem")).")
             }
             return lines.joined(separator: "\n")
         }

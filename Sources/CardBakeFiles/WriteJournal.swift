@@ -54,6 +54,11 @@ package final class WriteJournal: Sendable {
         }
     }
 
+    /// The files the note lists, or nil when the build has changed nothing (it wrote no note).
+    package var noted: Set<String>? {
+        begun.withLock { $0 } ? listing() : nil
+    }
+
     /// Removes the note: the folder is as the build wants it.
     package func finish() {
         unlink(note.fileSystemPath)

@@ -1,4 +1,5 @@
 import CardBakeCache
+import CardBakeFiles
 import CardBakeManifest
 import Foundation
 import Synchronization
@@ -259,7 +260,7 @@ enum HTTPTransportError: Error, CustomStringConvertible {
         case .closed(let reason): "the server closed the connection (\(reason))"
         case .tls(let reason): "TLS failed (\(reason))"
         case .connection(let reason): "no connection (\(reason))"
-        case let .truncated(expected, received): "the body has \(received) bytes, its Content-Length says \(expected)"
+        case let .truncated(expected, received): "the body has \(received.counting("byte")), its Content-Length says \(expected)"
         }
     }
 

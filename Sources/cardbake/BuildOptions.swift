@@ -83,7 +83,7 @@ struct BuildRun {
     /// ``FlagError`` when the report cannot be written.
     func run() async throws -> BuildReport {
         if console.verbose {
-            console.note("CPUs: \(UsableCPUs.current); \(options.jobs) jobs")
+            console.note("CPUs: \(UsableCPUs.current); \(options.jobs.counting("job"))")
         }
         let report: BuildReport
         do {

@@ -63,7 +63,7 @@ struct CacheGCCommand: ParsableCommand {
             maxAge: try maxAge.map { .seconds(try DurationArgument.seconds(parsing: $0, source: "--max-age")) },
             lockTimeout: lock.timeout, waiting: console.waiting
         ) { entry, bytes in
-            if verbosity.verbose { console.note("removing \(entry) (\(bytes) bytes)") }
+            if verbosity.verbose { console.note("removing \(entry) (\(bytes.counting("byte")))") }
         }
         console.result(collection.description)
     }

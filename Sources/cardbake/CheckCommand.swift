@@ -32,7 +32,7 @@ struct CheckCommand: AsyncParsableCommand {
         if findings.isEmpty {
             console.note("\(location.output.output) is up to date.")
         } else {
-            console.note("\(findings.count) card\(findings.count == 1 ? "" : "s") out of date.")
+            console.note("\(findings.count.counting("card")) out of date.")
             throw ExitCode(ExitStatus.failures)
         }
     }

@@ -1,4 +1,5 @@
 import CardBake
+import CardBakeFiles
 import Foundation
 import Synchronization
 
@@ -35,7 +36,7 @@ final class ProgressPrinter: Sendable {
                     defer { last = max(last, decile) }
                     return decile > last
                 }
-                if crossed { console.note("\(decile * 10)% (\(done)/\(total) cards)") }
+                if crossed { console.note("\(decile * 10)% (\(done)/\(total.counting("card")))") }
             }
         }
     }

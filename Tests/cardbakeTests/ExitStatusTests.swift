@@ -75,6 +75,13 @@ struct ExitStatusTests {
             #expect(result.stdoutLines.contains { $0.hasPrefix("1 card: 1 rendered, 0 cached, 0 failed in ") },
                     result.comment)
             #expect(result.stderr.contains("1 card: 1 to render, 0 cached, 0 failed"), result.comment)
+            // The progress line, and the verbose lines, count one card and one job in the singular too
+            #expect(result.stderr.contains("100% (1/1 card)"), result.comment)
+            let verbose = try sandbox.run(["build", "catalog.json", "--output", "OUT", "--jobs", "1", "--verbose"])
+            #expect(verbose.stderr.contains("; 1 job\n"), verbose.comment)
+            let stats = try sandbox.run(["cache", "stats"])
+            #expect(stats.stdout.contains("action results: 1 hit, 0 misses"), stats.comment)
+            #expect(!(result.stderr + verbose.stderr + stats.stdout).contains("1 cards"))
         }
     }
 

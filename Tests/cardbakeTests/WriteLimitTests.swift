@@ -85,6 +85,36 @@ struct WriteLimitTests {
         }
     }
 
+    @Test("A write limit met part-way through writing a new card rolls the folder back to the manifest in place, removing the new card's files")
+    func limitWhileAddingOutput() throws {
+        try Sandbox.with { sandbox in
+            // Given a finished build, and a cache that holds every card of a catalog that adds a card first and changes the others
+            let style: [String: Any] = ["scales": [1, 3]]
+            try sandbox.writeCatalog(threeCards, style: style)
+            try #require(try sandbox.run(["build", "catalog.json", "--output", "OUT"]).status == 0)
+            let manifest = try sandbox.data("OUT/manifest.json")
+            let changed = [CardSpec("new-coffee", image: "coffee.jpg", title: "Another coffee")]
+                + threeCards.map { CardSpec($0.id, image: $0.image, title: $0.title + ", changed") }
+            try sandbox.writeCatalog(changed, style: style)
+            try #require(try sandbox.run(["build", "catalog.json", "--output", "REF"]).status == 0)
+
+            // When a limit lets every 1x file be written but no 3x one, one card at a time, so the new card's 1x is written
+            let sizes = { (scale: Int) in try changed.map { try sandbox.data("REF/cards/\($0.id)@\(scale)x.png").count } }
+            let (largest1x, smallest3x) = (try sizes(1).max()!, try sizes(3).min()!)
+            try #require(largest1x + 2048 < smallest3x)
+            let limited = try sandbox.run(["build", "catalog.json", "--output", "OUT", "--jobs", "1"],
+                                          fileSizeLimit: (largest1x + smallest3x) / 2 / 1024)
+
+            // Then the build stops, and the folder is the old build's: its manifest, the files it lists
+            // with the bytes it lists, nothing else (no new card's file, no journal left for the next build)
+            #expect(limited.exited && limited.status == 1, limited.comment)
+            #expect(try sandbox.data("OUT/manifest.json") == manifest)
+            #expect(FolderAudit.output(sandbox.url("OUT")) == [])
+
+            try expectNextBuildCompletes(in: sandbox)
+        }
+    }
+
     /// A build without the limit succeeds, and its output is byte for byte that of a build from scratch.
     private func expectNextBuildCompletes(in sandbox: Sandbox) throws {
         let next = try sandbox.run(["build", "catalog.json", "--output", "OUT"])

@@ -1,4 +1,5 @@
 import CardBakeCatalog
+import CardBakeFiles
 import CardBakeRender
 import Vips
 
@@ -13,7 +14,7 @@ public struct UnavailableFormat: Error, Sendable, CustomStringConvertible {
     public let reason: String
 
     public var description: String {
-        let more = others == 0 ? "" : " and \(others) other card\(others == 1 ? "" : "s")"
+        let more = others == 0 ? "" : " and \(others.counting("other card"))"
         return "\(catalog): card \"\(card)\"\(more) \(others == 0 ? "asks" : "ask") for format \"\(format.rawValue)\","
             + " which this libvips (\(Vips.version)) cannot write (\(reason)); install libvips' HEIF module with libheif"
             + " and its \(format == .avif ? "aom" : "x265") encoder (Debian: libvips42, libheif1,"

@@ -68,8 +68,8 @@ public struct CacheStatistics: Sendable, Equatable, CustomStringConvertible {
     public var lastBuild: CacheUseRecord?
 
     public var description: String {
-        var lines = ["entries: \(actionResults + blobs) (\(actionResults) action results, \(blobs) blobs), "
-                     + "\(bytes) bytes (\(ByteCount.text(bytes)))"]
+        var lines = ["entries: \(actionResults + blobs) (\(actionResults.counting("action result")), \(blobs.counting("blob"))), "
+                     + "\(bytes.counting("byte")) (\(ByteCount.text(bytes)))"]
         lines.append("least recently used: " + (oldestAge.map { "\(AgeText.text(seconds: $0)) ago" } ?? "none"))
         if let build = lastBuild {
             let ended = Date(timeIntervalSince1970: TimeInterval(build.finished)).formatted(.iso8601)
@@ -86,7 +86,7 @@ public struct CacheStatistics: Sendable, Equatable, CustomStringConvertible {
     private static func rate(_ hits: Int, _ misses: Int) -> String {
         let total = hits + misses
         let percent = total == 0 ? "no look-ups" : String(format: "%.1f %% hits", 100 * Double(hits) / Double(total))
-        return "\(hits) hits, \(misses) misses (\(percent))"
+        return "\(hits.counting("hit")), \(misses.counting("miss", plural: "misses")) (\(percent))"
     }
 }
 
@@ -109,7 +109,7 @@ enum ByteCount {
     /// `512 bytes`, `1.5 KiB`, `14.2 MiB`, `3.0 GiB`.
     static func text(_ bytes: Int64) -> String {
         let units = ["KiB", "MiB", "GiB", "TiB"]
-        guard bytes >= 1024 else { return "\(bytes) bytes" }
+        guard bytes >= 1024 else { return bytes.counting("byte") }
         var value = Double(bytes) / 1024
         var unit = 0
         while value >= 1024 && unit < units.count - 1 {

@@ -1,3 +1,4 @@
+import CardBakeFiles
 import CardBakeManifest
 import Foundation
 
@@ -66,7 +67,7 @@ struct GalleryPage: Sendable {
     /// `48 cards at 1x, 2x, 3x`.
     var summary: String {
         let scales = cards.scales.sorted().map { "\($0)x" }
-        let count = "\(cards.count) card\(cards.count == 1 ? "" : "s")"
+        let count = cards.count.counting("card")
         return scales.isEmpty ? count : "\(count) at \(scales.joined(separator: ", "))"
     }
 

@@ -47,17 +47,38 @@ struct OutputWriter: Sendable {
         return (digest, OutputFolder.remove(previous.files.subtracting(try files()), in: folder.directory))
     }
 
-    /// Runs `body`, which writes the folder's files and then its manifest. When it throws, every file
-    /// the manifest on disk lists gets back the bytes it lists (``OutputBackup``) before the error goes on.
+    /// Runs `body`, which writes the folder's files and then its manifest. When it throws, the folder
+    /// is rolled back to the manifest on disk before the error goes on: every file it lists gets back
+    /// the bytes it lists (``OutputBackup``), and the card files this build wrote that it does not list
+    /// are removed, so the folder holds what that manifest describes, old or new, and nothing more.
     func replacingFiles<Result>(_ body: () async throws -> Result) async throws -> Result {
         do {
             let result = try await body()
             backup.discard()
             return result
         } catch {
-            backup.restore()
+            rollBack()
             throw error
         }
+    }
+
+    /// What the journal would do in the next build after a kill, done now: restores the kept files,
+    /// removes the files the journal noted that the manifest on disk does not name, and removes the
+    /// note. When there is a manifest but it cannot be read, only the kept files go back, and the note
+    /// stays for the next build.
+    private func rollBack() {
+        backup.restore()
+        guard let noted = journal.noted else { return }
+        let listed: Set<String>
+        if let outline = CardManifest.Outline.read(from: folder.manifestURL) {
+            listed = outline.files
+        } else if access(folder.manifestURL.fileSystemPath, F_OK) != 0 && errno == ENOENT {
+            listed = []
+        } else {
+            return
+        }
+        _ = OutputFolder.remove(noted.subtracting(listed), in: folder.directory)
+        journal.finish()
     }
 
     private var backup: OutputBackup { OutputBackup(directory: folder.directory) }

@@ -1,5 +1,6 @@
 import CardBakeCache
 import CardBakeCatalog
+import CardBakeFiles
 import CardBakeManifest
 import Foundation
 import Synchronization

@@ -192,8 +192,8 @@ public enum ShardSetError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .duplicate(shard, folders):
             "shard \(shard) was given more than once: \(folders.joined(separator: ", "))."
         case let .missing(shards):
-            "the shards are incomplete: \(shards.count == 1 ? "shard" : "shards") \(shards.joined(separator: ", ")) "
-                + "\(shards.count == 1 ? "is" : "are") missing."
+            "the shards are incomplete: \(shards.count.word("shard")) \(shards.joined(separator: ", ")) "
+                + "\(shards.count.word("is", plural: "are")) missing."
         case let .misplaced(card, folder, shard):
             "\(folder): card \"\(card)\" does not belong to shard \(shard); the shards overlap."
         case let .damagedFile(folder, file, reason):

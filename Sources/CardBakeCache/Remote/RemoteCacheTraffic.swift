@@ -1,3 +1,4 @@
+import CardBakeFiles
 import Foundation
 
 /// What a build exchanged with the remote cache, for the report and the summary line.
@@ -30,8 +31,8 @@ public struct RemoteCacheTraffic: Codable, Sendable, Equatable {
 
     /// `remote cache: 12 hits (1.4 MB down), 3 uploads (310 KB up)`.
     public var summary: String {
-        "remote cache: \(hits) \(hits == 1 ? "hit" : "hits") (\(Self.bytes(downloadedBytes)) down), "
-            + "\(uploads) \(uploads == 1 ? "upload" : "uploads") (\(Self.bytes(uploadedBytes)) up)"
+        "remote cache: \(hits.counting("hit")) (\(Self.bytes(downloadedBytes)) down), "
+            + "\(uploads.counting("upload")) (\(Self.bytes(uploadedBytes)) up)"
             + (disabled ? ", stopped after failures" : "")
     }
 

@@ -1,3 +1,4 @@
+import CardBakeFiles
 import CardBakeManifest
 import Foundation
 import Synchronization
@@ -74,9 +75,9 @@ package final class TieredArtifactStore: ArtifactStoring {
     package func finish(within limit: Duration) async -> RemoteCacheTraffic {
         let abandoned = await uploads.waitForAll(within: limit)
         if abandoned > 0 {
-            warn("\(abandoned) \(abandoned == 1 ? "upload" : "uploads") to the remote cache \(remote.server.displayName) "
-                 + "did not finish within \(limit) and \(abandoned == 1 ? "was" : "were") cancelled; "
-                 + "the local cache has \(abandoned == 1 ? "it" : "them").")
+            warn("\(abandoned.counting("upload")) to the remote cache \(remote.server.displayName) "
+                 + "did not finish within \(limit) and \(abandoned.word("was", plural: "were")) cancelled; "
+                 + "the local cache has \(abandoned.word("it", plural: "them")).")
         }
         return traffic.withLock {
             $0.abandonedUploads = abandoned
@@ -118,7 +119,7 @@ package final class TieredArtifactStore: ArtifactStoring {
         guard let object = verify(body) else {
             traffic.withLock { $0.refused += 1 }
             warn("the remote cache \(remote.server.displayName) sent \(area.rawValue)/\(digest) damaged or forged "
-                 + "(\(body.count) bytes that fail its \(area == .content ? "SHA-256" : "checksum")); refused, "
+                 + "(\(body.count.counting("byte")) that fail its \(area == .content ? "SHA-256" : "checksum")); refused, "
                  + "the card is rendered again.")
             failed(nil)
             return nil

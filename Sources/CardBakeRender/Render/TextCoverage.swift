@@ -1,5 +1,6 @@
 import CardBakeCache
 import CardBakeCatalog
+import CardBakeFiles
 import CardBakeManifest
 import CTextRaster
 import Foundation
@@ -69,7 +70,7 @@ package struct UndrawableText: Error, Sendable, CustomStringConvertible {
 
     package var description: String {
         let codes = characters.map { MessageText.hex4($0.value) }
-        let them = characters.count == 1 ? "it" : "them"
+        let them = characters.count.word("it", plural: "them")
         return "no installed font can draw \(codes.map { "U+" + $0 }.joined(separator: ", ")), drawn as boxes instead;"
             + " install a font that has \(them) (`fc-list ':charset=\(codes[0])'` lists those that do) or remove \(them)."
     }
