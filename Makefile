@@ -1,20 +1,22 @@
 # cardbake: `make cards` renders the demo catalog, `make test` runs every test.
-# Both install the Debian packages they need first (make deps; nginx-light serves the remote-cache tests).
+# Both install the Debian packages they need first: `make cards` only what rendering needs (make deps),
+# `make test` that and what the tests drive (make test-deps: Chromium, Python, nginx).
 
 SWIFT        ?= swift
 CATALOG      ?= Input/catalog.json
 OUTPUT       ?= Output
 # An Xcode asset catalog to write too, e.g. XCASSETS=Output/Cards.xcassets (none when empty).
 XCASSETS     ?=
-# chromium and python3: the gallery's tests drive headless Chromium (Tests/Browser); nginx-light
-# (with WebDAV PUT) is the remote cache server the remote-cache tests start on loopback.
-# Fonts: Lato is the default look; Noto covers the scripts the README promises (emoji, CJK, Arabic,
-# Hebrew, Devanagari and most others), so text falls back to a real glyph rather than a box.
+# What building and rendering need (make deps). Fonts: Lato is the default look; Noto covers the
+# scripts the README promises (emoji, CJK, Arabic, Hebrew, Devanagari and most others), so text falls
+# back to a real glyph rather than a box.
 APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev pkg-config fonts-lato fonts-dejavu-core \
-                fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji chromium python3 \
-                nginx-light
-# What the recipe tests run: PyYAML parses the recipes' YAML (nginx -t checks the nginx server block).
-RECIPE_TEST_PACKAGES := python3-yaml
+                fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
+# What only the tests and benchmarks need (make test-deps): chromium and python3 for the gallery's
+# tests, which drive headless Chromium (Tests/Browser); nginx-light (with WebDAV PUT), the remote
+# cache server the remote-cache tests start on loopback; python3-yaml (PyYAML) parses the recipes'
+# YAML in their tests (nginx -t checks the nginx server block).
+TEST_APT_PACKAGES := chromium python3 nginx-light python3-yaml
 # The benchmark's peers: ImageMagick, and a Python virtual environment for pyvips.
 BENCH_APT_PACKAGES := imagemagick python3-venv python3-pip
 # The render stack's header-only pkg-config packages: Package.swift then binds libvips and Pango at
@@ -23,7 +25,7 @@ export PKG_CONFIG_PATH := $(CURDIR)/Sources/CRenderStack/pkgconfig$(if $(PKG_CON
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN   = $(shell $(SWIFT) build -c release --show-bin-path)/cardbake
 
-.PHONY: all deps build cards test test-manifest-alone bench bench-scroll stress clean
+.PHONY: all deps test-deps build cards test test-manifest-alone bench bench-scroll stress clean
 
 all: cards
 
@@ -44,9 +46,13 @@ define apt_install
 	fi
 endef
 
-## deps: install the system packages cardbake needs
+## deps: install the system packages building and rendering need
 deps:
 	$(call apt_install,$(APT_PACKAGES))
+
+## test-deps: install the system packages only the tests and benchmarks need (Chromium, Python, nginx)
+test-deps:
+	$(call apt_install,$(TEST_APT_PACKAGES))
 
 ## build: release build of the cardbake binary
 build: deps
@@ -57,8 +63,7 @@ cards: build
 	$(RELEASE_BIN) build $(CATALOG) --output $(OUTPUT) $(if $(XCASSETS),--xcassets $(XCASSETS))
 
 ## test: every unit and end-to-end test, then the manifest module alone
-test: deps
-	$(call apt_install,$(RECIPE_TEST_PACKAGES))
+test: deps test-deps
 	$(SWIFT) build --build-tests
 	@# The log is kept so that a failure ends with its own lines, not hundreds of passes after them.
 	@{ $(SWIFT) test --skip-build; echo $$? > .build/test.status; } 2>&1 | tee .build/test.log; \
@@ -81,17 +86,17 @@ test-manifest-alone:
 	echo "CardBakeKit builds and passes its tests alone."
 
 ## bench: the benchmark against its peers; prints the table and writes bench/RESULTS.md
-bench: build
+bench: build test-deps
 	$(call apt_install,$(BENCH_APT_PACKAGES))
 	bench/run
 
 ## bench-scroll: only the scroll benchmark (prerendered against runtime cards in headless Chromium)
-bench-scroll: build
+bench-scroll: build test-deps
 	$(call apt_install,$(BENCH_APT_PACKAGES))
 	bench/run scroll
 
 ## stress: the long reliability runs (kill -9 loops, fuzzing); results go to docs/RELIABILITY.md
-stress: build
+stress: build test-deps
 	Tests/Stress/run
 
 ## clean: remove the build folder, the cache and what cardbake wrote to Output/

@@ -168,7 +168,7 @@ struct RecipeTests {
     @Test("The nginx server block passes nginx -t")
     func nginxConfiguration() throws {
         let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        let binary = try #require(nginx, "nginx is not installed (make deps installs nginx-light)")
+        let binary = try #require(nginx, "nginx is not installed (make test-deps installs nginx-light)")
         try Sandbox.with { sandbox in
             let recipe = Self.recipes.appendingPathComponent("nginx-webdav.conf").path
             try sandbox.write("events {}\nhttp {\n    access_log off;\n    include \(recipe);\n}\n", to: "nginx.conf")
