@@ -22,10 +22,15 @@ BENCH_APT_PACKAGES := imagemagick python3-venv python3-pip
 # The render stack's header-only pkg-config packages: Package.swift then binds libvips and Pango at
 # their first use instead of linking them (Sources/CRenderStack).
 export PKG_CONFIG_PATH := $(CURDIR)/Sources/CRenderStack/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
+# The version `cardbake --version` prints (Builder.version in Sources/CardBake): make dist names the tarball after it.
+VERSION      := $(shell grep -rhoE 'static let version = "[^"]+"' Sources/CardBake | head -1 | cut -d'"' -f2)
+# The release build links the Swift runtime in (standard library, Foundation, Dispatch), so the same
+# binary runs on a machine without a Swift toolchain (make dist); make cards and the benchmarks use it too.
+RELEASE_FLAGS := -c release --product cardbake --static-swift-stdlib
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN   = $(shell $(SWIFT) build -c release --show-bin-path)/cardbake
 
-.PHONY: all deps test-deps build cards test test-manifest-alone bench bench-scroll stress clean
+.PHONY: all deps test-deps build dist cards test test-manifest-alone bench bench-scroll stress clean
 
 all: cards
 
@@ -56,7 +61,15 @@ test-deps:
 
 ## build: release build of the cardbake binary
 build: deps
-	$(SWIFT) build -c release --product cardbake
+	$(SWIFT) build $(RELEASE_FLAGS)
+
+## dist: dist/cardbake-<version>-linux-<arch>.tar.gz: the release binary (stripped), README with the apt
+## command for the runtime packages (derived from ldd, the dlopened sonames and dpkg -S), the
+## licences (scripts/package-dist). For this machine's architecture only: there is no cross toolchain
+## here, so an arm64 tarball needs `make dist` on an arm64 machine.
+dist: build
+	$(call apt_install,binutils)
+	SWIFT=$(SWIFT) scripts/package-dist $(RELEASE_BIN) $(VERSION) dist
 
 ## cards: render the demo catalog into Output/
 cards: build
@@ -99,7 +112,7 @@ bench-scroll: build test-deps
 stress: build test-deps
 	Tests/Stress/run
 
-## clean: remove the build folder, the cache and what cardbake wrote to Output/
+## clean: remove the build folder, dist/, the cache and what cardbake wrote to Output/
 clean:
 	-[ -x "$(RELEASE_BIN)" ] && $(RELEASE_BIN) clean --output $(OUTPUT)
-	rm -rf .build .cardbake
+	rm -rf .build .cardbake dist
