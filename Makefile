@@ -75,9 +75,11 @@ dist: build
 cards: build
 	$(RELEASE_BIN) build $(CATALOG) --output $(OUTPUT) $(if $(XCASSETS),--xcassets $(XCASSETS))
 
-## test: every unit and end-to-end test, then the manifest module alone
+## test: every unit and end-to-end test (DistTests unpacks and runs make dist's tarball), then the
+## manifest module alone
 test: deps test-deps
 	$(SWIFT) build --build-tests
+	$(MAKE) dist
 	@# The log is kept so that a failure ends with its own lines, not hundreds of passes after them.
 	@{ $(SWIFT) test --skip-build; echo $$? > .build/test.status; } 2>&1 | tee .build/test.log; \
 	if [ "$$(cat .build/test.status)" != 0 ]; then \
