@@ -12,6 +12,8 @@ struct DistTests {
     static let architecture = "x86_64"
     #elseif arch(arm64)
     static let architecture = "aarch64"
+    #else
+    static let architecture = "unknown"
     #endif
 
     static let name = "cardbake-\(Builder.version)-linux-\(architecture)"
