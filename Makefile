@@ -1,32 +1,37 @@
 # cardbake: `make cards` renders the demo catalog, `make test` runs every test.
-# Both install the Debian packages they need first (make deps; nginx-light serves the remote-cache tests).
+# Both install the Debian packages they need first: `make cards` only what rendering needs (make deps),
+# `make test` that and what the tests drive (make test-deps: Chromium, Python, nginx).
 
 SWIFT        ?= swift
 CATALOG      ?= Input/catalog.json
 OUTPUT       ?= Output
 # An Xcode asset catalog to write too, e.g. XCASSETS=Output/Cards.xcassets (none when empty).
 XCASSETS     ?=
-# chromium and python3: the gallery's tests drive headless Chromium (Tests/Browser); nginx-light
-# (with WebDAV PUT) is the remote cache server the remote-cache tests start on loopback.
-# libssl-dev: SHA-256 from libcrypto (cache keys, content digests); libcurl4-openssl-dev: the
-# remote cache's HTTP client.
-# Fonts: Lato is the default look; Noto covers the scripts the README promises (emoji, CJK, Arabic,
-# Hebrew, Devanagari and most others), so text falls back to a real glyph rather than a box.
+# What building and rendering need (make deps). libssl-dev: SHA-256 from libcrypto (cache keys,
+# content digests); libcurl4-openssl-dev: the remote cache's HTTP client. Fonts: Lato is the default
+# look; Noto covers the scripts the README promises (emoji, CJK, Arabic, Hebrew, Devanagari and most
+# others), so text falls back to a real glyph rather than a box.
 APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev libssl-dev libcurl4-openssl-dev \
-                pkg-config fonts-lato fonts-dejavu-core \
-                fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji chromium python3 \
-                nginx-light
-# What the recipe tests run: PyYAML parses the recipes' YAML (nginx -t checks the nginx server block).
-RECIPE_TEST_PACKAGES := python3-yaml
+                pkg-config fonts-lato fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
+# What only the tests and benchmarks need (make test-deps): chromium and python3 for the gallery's
+# tests, which drive headless Chromium (Tests/Browser); nginx-light (with WebDAV PUT), the remote
+# cache server the remote-cache tests start on loopback; python3-yaml (PyYAML) parses the recipes'
+# YAML in their tests (nginx -t checks the nginx server block).
+TEST_APT_PACKAGES := chromium python3 nginx-light python3-yaml
 # The benchmark's peers: ImageMagick, and a Python virtual environment for pyvips.
 BENCH_APT_PACKAGES := imagemagick python3-venv python3-pip linux-perf
 # The render stack's header-only pkg-config packages: Package.swift then binds libvips and Pango at
 # their first use instead of linking them (Sources/CRenderStack).
 export PKG_CONFIG_PATH := $(CURDIR)/Sources/CRenderStack/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
+# The version `cardbake --version` prints (Builder.version in Sources/CardBake): make dist names the tarball after it.
+VERSION      := $(shell grep -rhoE 'static let version = "[^"]+"' Sources/CardBake | head -1 | cut -d'"' -f2)
+# The release build links the Swift runtime in (standard library, Foundation, Dispatch), so the same
+# binary runs on a machine without a Swift toolchain (make dist); make cards and the benchmarks use it too.
+RELEASE_FLAGS := -c release --product cardbake --static-swift-stdlib
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN   = $(shell $(SWIFT) build -c release --show-bin-path)/cardbake
 
-.PHONY: all deps build cards test test-manifest-alone bench bench-scroll bench-device bench-profile stress clean
+.PHONY: all deps test-deps build dist cards test test-manifest-alone bench bench-scroll bench-device bench-profile stress clean
 
 all: cards
 
@@ -47,22 +52,35 @@ define apt_install
 	fi
 endef
 
-## deps: install the system packages cardbake needs
+## deps: install the system packages building and rendering need
 deps:
 	$(call apt_install,$(APT_PACKAGES))
 
+## test-deps: install the system packages only the tests and benchmarks need (Chromium, Python, nginx)
+test-deps:
+	$(call apt_install,$(TEST_APT_PACKAGES))
+
 ## build: release build of the cardbake binary
 build: deps
-	$(SWIFT) build -c release --product cardbake
+	$(SWIFT) build $(RELEASE_FLAGS)
+
+## dist: dist/cardbake-<version>-linux-<arch>.tar.gz: the release binary (stripped), README with the apt
+## command for the runtime packages (derived from ldd, the dlopened sonames and dpkg -S), the
+## licences (scripts/package-dist). For this machine's architecture only: there is no cross toolchain
+## here, so an arm64 tarball needs `make dist` on an arm64 machine.
+dist: build
+	$(call apt_install,binutils)
+	SWIFT=$(SWIFT) scripts/package-dist $(RELEASE_BIN) $(VERSION) dist
 
 ## cards: render the demo catalog into Output/
 cards: build
 	$(RELEASE_BIN) build $(CATALOG) --output $(OUTPUT) $(if $(XCASSETS),--xcassets $(XCASSETS))
 
-## test: every unit and end-to-end test, then the manifest module alone
-test: deps
-	$(call apt_install,$(RECIPE_TEST_PACKAGES))
+## test: every unit and end-to-end test (DistTests unpacks and runs make dist's tarball), then the
+## manifest module alone
+test: deps test-deps
 	$(SWIFT) build --build-tests
+	$(MAKE) dist
 	@# The log is kept so that a failure ends with its own lines, not hundreds of passes after them.
 	@{ $(SWIFT) test --skip-build; echo $$? > .build/test.status; } 2>&1 | tee .build/test.log; \
 	if [ "$$(cat .build/test.status)" != 0 ]; then \
@@ -84,18 +102,18 @@ test-manifest-alone:
 	echo "CardBakeKit builds and passes its tests alone."
 
 ## bench: the benchmark against its peers; prints the table and writes bench/RESULTS.md
-bench: build
+bench: build test-deps
 	$(call apt_install,$(BENCH_APT_PACKAGES))
 	bench/run
 
 ## bench-scroll: only the scroll benchmark (prerendered against runtime cards in headless Chromium)
-bench-scroll: build
+bench-scroll: build test-deps
 	$(call apt_install,$(BENCH_APT_PACKAGES))
 	bench/run scroll
 
 ## bench-device: the device's side (bench/device.py: decode of each shipped file against cards drawn at
 ## runtime, fidelity against the lossless card) and the scroll benchmark with its CPU-short setting
-bench-device: build
+bench-device: build test-deps
 	$(call apt_install,$(BENCH_APT_PACKAGES))
 	bench/run device
 
@@ -105,10 +123,10 @@ bench-profile: build
 	bench/run profile
 
 ## stress: the long reliability runs (kill -9 loops, fuzzing); results go to docs/RELIABILITY.md
-stress: build
+stress: build test-deps
 	Tests/Stress/run
 
-## clean: remove the build folder, the cache and what cardbake wrote to Output/
+## clean: remove the build folder, dist/, the cache and what cardbake wrote to Output/
 clean:
 	-[ -x "$(RELEASE_BIN)" ] && $(RELEASE_BIN) clean --output $(OUTPUT)
-	rm -rf .build .cardbake
+	rm -rf .build .cardbake dist

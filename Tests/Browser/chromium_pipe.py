@@ -35,7 +35,7 @@ class Chromium:
 
     def __init__(self, width=1280, height=900, scale=1, mobile=False, cpus=None):
         if not os.access(CHROMIUM, os.X_OK):
-            raise BrowserError(f"{CHROMIUM} is not installed: `make deps` installs Debian's chromium")
+            raise BrowserError(f"{CHROMIUM} is not installed: `make test-deps` installs Debian's chromium")
         self.profile = tempfile.mkdtemp(prefix="cardbake-chromium-")
         to_browser, self._commands = os.pipe()
         self._replies, from_browser = os.pipe()

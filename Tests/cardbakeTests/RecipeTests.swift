@@ -118,16 +118,34 @@ struct RecipeTests {
         }
     }
 
-    @Test("The GitHub Actions workflow: a shard matrix uploading artifacts, then a merge job that downloads them, merges and checks")
+    /// Whether shell text compiles cardbake: `swift build`, or a make target that builds it.
+    static func compiles(_ text: String) -> Bool {
+        text.contains(/swift\s+build|make(\s+-\S+)*\s+(build|dist|cards)\b|make\s*(&&|;|$)/.anchorsMatchLineEndings())
+    }
+
+    /// The steps of a job, each as its mapping.
+    static func steps(of job: [String: Any]) -> [[String: Any]] { job["steps"] as? [[String: Any]] ?? [] }
+
+    /// The `with:` mappings of a job's steps that use `action` (e.g. `actions/cache@v4`).
+    static func uses(_ action: String, in job: [String: Any]) -> [[String: Any]] {
+        steps(of: job).filter { $0["uses"] as? String == action }.map { $0["with"] as? [String: Any] ?? [:] }
+    }
+
+    /// A job's `needs`, as a list whether written as one name or several.
+    static func needs(of job: [String: Any]) -> [String] {
+        (job["needs"] as? [String]) ?? (job["needs"] as? String).map { [$0] } ?? []
+    }
+
+    @Test("The GitHub Actions workflow: one build job compiles, a shard matrix and a merge job download its binary, then merge and check")
     func githubActions() throws {
         let workflow = try #require(try Self.yamlDocuments("github-actions.yml").first)
         let jobs = try #require(workflow["jobs"] as? [String: [String: Any]])
-        let shard = try #require(jobs["shard"]), merge = try #require(jobs["merge"])
+        let build = try #require(jobs["build"]), shard = try #require(jobs["shard"]), merge = try #require(jobs["merge"])
         let matrix = try #require((shard["strategy"] as? [String: Any])?["matrix"] as? [String: Any])
         #expect((matrix["shard"] as? [Int]) == [1, 2, 3, 4])
         let shardSteps = Self.strings(in: shard["steps"] as Any)
         #expect(shardSteps.contains("actions/upload-artifact@v4"))
-        #expect(merge["needs"] as? String == "shard")
+        #expect(Set(Self.needs(of: merge)) == ["build", "shard"])
         let mergeSteps = Self.strings(in: merge["steps"] as Any)
         #expect(mergeSteps.contains("actions/download-artifact@v4"))
         let environment = try #require(shard["env"] as? [String: String])
@@ -135,6 +153,50 @@ struct RecipeTests {
         #expect(environment["CARDBAKE_REMOTE_CACHE_AUTHORIZATION"] != nil)
         Self.expectCommandsParse(in: shardSteps + mergeSteps, recipe: "github-actions.yml",
                                  including: ["build", "merge", "check"])
+
+        // Exactly one step of one job compiles: the build job's.
+        let compilingSteps = jobs.flatMap { name, job in
+            Self.steps(of: job).filter { Self.compiles(($0["run"] as? String) ?? "") }.map { _ in name }
+        }
+        #expect(compilingSteps == ["build"], "steps that compile, by job: \(compilingSteps)")
+        #expect((build["container"] as? String)?.hasPrefix("swift:") == true)
+        // It caches .build under a key of Package.resolved, Package.swift and the sources,
+        let buildCaches = Self.uses("actions/cache@v4", in: build)
+        let buildCache = try #require(buildCaches.first { ($0["path"] as? String)?.contains(".build") == true },
+                                      "no actions/cache of .build in the build job: \(buildCaches)")
+        let buildKey = try #require(buildCache["key"] as? String)
+        for input in ["Package.resolved", "Package.swift", "Sources/**"] {
+            #expect(buildKey.contains("'\(input)'"), "the .build cache key \(buildKey) leaves out \(input)")
+        }
+        // and uploads make dist's tarball,
+        let uploaded = try #require(Self.uses("actions/upload-artifact@v4", in: build).first)
+        let artifact = try #require(uploaded["name"] as? String)
+        #expect((uploaded["path"] as? String)?.hasPrefix("dist/cardbake-") == true, "\(uploaded)")
+
+        // which the shard and merge jobs need and download, installing only its runtime packages:
+        // no Swift image, no make.
+        for (name, job) in [("shard", shard), ("merge", merge)] {
+            #expect(Self.needs(of: job).contains("build"), "\(name) does not need build")
+            let downloads = Self.uses("actions/download-artifact@v4", in: job)
+            #expect(downloads.contains { $0["name"] as? String == artifact }, "\(name) does not download \(artifact)")
+            let container = try #require(job["container"] as? String)
+            #expect(!container.contains("swift"), "\(name) runs in \(container)")
+            let run = Self.steps(of: job).compactMap { $0["run"] as? String }.joined(separator: "\n")
+            #expect(run.contains("debian-packages"), "\(name) does not install the tarball's runtime packages")
+            #expect(!run.contains("make "), "\(name): \(run)")
+        }
+
+        // The shards keep cardbake's cache folder between runs, the one their commands use: the
+        // default, .cardbake (CacheOptions), as none of them passes --cache-dir or sets CARDBAKE_CACHE_DIR.
+        #expect(environment["CARDBAKE_CACHE_DIR"] == nil)
+        #expect(!Self.commands(in: shardSteps.joined(separator: "\n")).joined().contains("--cache-dir"))
+        let shardCaches = Self.uses("actions/cache@v4", in: shard)
+        let folderCache = try #require(shardCaches.first { $0["path"] as? String == ".cardbake" },
+                                       "no actions/cache of .cardbake in the shard job: \(shardCaches)")
+        let folderKey = try #require(folderCache["key"] as? String)
+        #expect(folderKey.contains("matrix.shard"), "one cache per shard: \(folderKey)")
+        #expect(folderKey.contains("github.run_id"), "a key of its own for each run, so each run saves: \(folderKey)")
+        #expect(folderCache["restore-keys"] != nil, "each run restores the last one's cache")
     }
 
     @Test("The Kubernetes recipe: the cache as a Deployment and Service, the shards as an Indexed Job, then a merge Job")
@@ -157,6 +219,65 @@ struct RecipeTests {
         }
         Self.expectCommandsParse(in: documents.flatMap(Self.strings(in:)), recipe: "kubernetes*.yml",
                                  including: ["build", "merge", "check"])
+
+        // The Jobs compile nothing: they run the image built once from the Dockerfile.
+        let image = try Self.dockerfileImage()
+        let jobs = documents.filter { $0["kind"] as? String == "Job" }
+        #expect(jobs.count == 2)
+        for job in jobs {
+            let name = (job["metadata"] as? [String: Any])?["name"] as? String ?? "?"
+            let template = (job["spec"] as? [String: Any])?["template"] as? [String: Any]
+            let containers = ((template?["spec"] as? [String: Any])?["containers"] as? [[String: Any]]) ?? []
+            #expect(!containers.isEmpty, "\(name)")
+            for container in containers {
+                #expect(container["image"] as? String == image, "\(name) runs \(container["image"] ?? "no image"), not \(image)")
+            }
+            #expect(!Self.compiles(Self.strings(in: job).joined(separator: "\n")), "\(name) compiles")
+        }
+    }
+
+    /// The Dockerfile's stages: each `FROM` line and the instructions after it, comments left out.
+    static func dockerfileStages() throws -> [(from: String, lines: [String])] {
+        let text = try String(contentsOf: recipes.appendingPathComponent("Dockerfile"), encoding: .utf8)
+        var stages: [(from: String, lines: [String])] = []
+        for line in text.replacingOccurrences(of: "\\\n", with: " ").split(separator: "\n").map(String.init)
+        where !line.hasPrefix("#") && !line.trimmingCharacters(in: .whitespaces).isEmpty {
+            if line.hasPrefix("FROM ") {
+                stages.append((line, []))
+            } else if !stages.isEmpty {
+                stages[stages.count - 1].lines.append(line)
+            }
+        }
+        return stages
+    }
+
+    /// The image the Dockerfile's header builds: the `-t` of its `docker build` line.
+    static func dockerfileImage() throws -> String {
+        let text = try String(contentsOf: recipes.appendingPathComponent("Dockerfile"), encoding: .utf8)
+        let match = try #require(text.firstMatch(of: /docker build -f docs\/recipes\/Dockerfile -t (\S+) \./),
+                                 "the Dockerfile does not say how to build it")
+        return String(match.1)
+    }
+
+    @Test("The Dockerfile compiles in a Swift build stage with make dist; its runtime stage has no Swift, only the binary and its packages")
+    func dockerfile() throws {
+        let stages = try Self.dockerfileStages()
+        try #require(stages.count == 2, "\(stages.map(\.from))")
+        let (build, runtime) = (stages[0], stages[1])
+        #expect(build.from.hasPrefix("FROM swift:") && build.from.hasSuffix(" AS build"), "\(build.from)")
+        #expect(build.lines.contains { $0.hasPrefix("RUN ") && Self.compiles($0) && $0.contains("make dist") }, "\(build.lines)")
+        #expect(runtime.from == "FROM debian:bookworm-slim", "\(runtime.from)")
+        for line in runtime.lines {
+            #expect(!line.lowercased().contains("swift"), "the runtime stage: \(line)")
+            #expect(!Self.compiles(line), "the runtime stage compiles: \(line)")
+        }
+        // It installs the runtime packages make dist lists, and takes the binary from the build stage.
+        #expect(runtime.lines.contains { $0.hasPrefix("RUN ") && $0.contains("apt-get install") && $0.contains("debian-packages") })
+        #expect(runtime.lines.contains { $0.hasPrefix("COPY --from=build ") })
+        // Its context leaves out build products, which the build stage keeps in a cache mount.
+        let ignored = try String(contentsOf: Self.recipes.appendingPathComponent("Dockerfile.dockerignore"), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        #expect(Set(ignored).isSuperset(of: [".build", "dist", ".cardbake"]))
     }
 
     @Test("The cache-server guide's cardbake commands parse")
@@ -168,7 +289,7 @@ struct RecipeTests {
     @Test("The nginx server block passes nginx -t")
     func nginxConfiguration() throws {
         let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        let binary = try #require(nginx, "nginx is not installed (make deps installs nginx-light)")
+        let binary = try #require(nginx, "nginx is not installed (make test-deps installs nginx-light)")
         try Sandbox.with { sandbox in
             let recipe = Self.recipes.appendingPathComponent("nginx-webdav.conf").path
             try sandbox.write("events {}\nhttp {\n    access_log off;\n    include \(recipe);\n}\n", to: "nginx.conf")

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A page loaded in Debian's headless Chromium, driven over the DevTools protocol by
-/// `Tests/Browser/page_probe.py` (see its steps there). `make deps` installs Chromium.
+/// `Tests/Browser/page_probe.py` (see its steps there). `make test-deps` installs Chromium.
 enum PageProbe {
     struct Failure: Error, CustomStringConvertible {
         let description: String

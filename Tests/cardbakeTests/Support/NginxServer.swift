@@ -124,7 +124,7 @@ final class NginxServer {
         for path in ["/usr/sbin/nginx", "/usr/bin/nginx"] where FileManager.default.isExecutableFile(atPath: path) {
             return URL(fileURLWithPath: path)
         }
-        throw SandboxError("nginx not found in /usr/sbin or /usr/bin; `make deps` installs it (Debian's nginx-light)")
+        throw SandboxError("nginx not found in /usr/sbin or /usr/bin; `make test-deps` installs it (Debian's nginx-light)")
     }
 
     /// A port no one listens on now (the kernel's choice for port 0).
