@@ -99,7 +99,7 @@ struct WriteLimitTests {
             try #require(try sandbox.run(["build", "catalog.json", "--output", "REF"]).status == 0)
 
             // When a limit lets every 1x file be written but no 3x one, one card at a time, so the new card's 1x is written
-            let sizes = { (scale: Int) in try changed.map { try sandbox.data("REF/cards/\($0.id)@\(scale)x.png").count } }
+            let sizes = { (scale: Int) in try changed.map { try sandbox.data("REF/cards/\($0.id)@\(scale)x.jpg").count } }
             let (largest1x, smallest3x) = (try sizes(1).max()!, try sizes(3).min()!)
             try #require(largest1x + 2048 < smallest3x)
             let limited = try sandbox.run(["build", "catalog.json", "--output", "OUT", "--jobs", "1"],
