@@ -369,8 +369,8 @@ def main():
         "", *bench.host(),
         f"- {version}; libvips {pyvips.version(0)}.{pyvips.version(1)}.{pyvips.version(2)} decoding, on one thread "
         f"pinned to one core; times are the process's CPU time, each decode the median of {RUNS}, each runtime card of {RUNTIME_RUNS}.",
-        "- The default format: JPEG without chroma subsampling at quality 90, raised per image (94, 97, 100) "
-        f"where 90 leaves the image under {FIDELITY_FLOOR_DB} dB PSNR against the lossless card or its text under {TEXT_FLOOR_DB} dB.",
+        "- The default format: JPEG, the first of q85 4:2:0, q90 4:2:0, then 4:4:4 at q90, 94, 97, 100 "
+        f"that keeps the image within {FIDELITY_FLOOR_DB} dB PSNR of the lossless card and its text within {TEXT_FLOOR_DB} dB.",
         f"- Catalogs: the demo's {sum(r['catalog'] == 'demo' and r['scale'] == 3 for r in shipped)} cards, "
         f"{BENCH_CARDS} of the bench's 48 (12 MP photos), and {sum(r['catalog'] == 'every kind' and r['scale'] == 3 for r in shipped)} "
         "cards of every kind of picture (scikit-image's sample pictures: textures, scans, charts, saturated "

@@ -213,6 +213,10 @@ int cvips_copy_memory(VipsImage *in, VipsImage **out) {
     return *out ? 0 : -1;
 }
 
+const void *cvips_image_data(VipsImage *in) {
+    return vips_image_get_data(in);
+}
+
 int cvips_resize(VipsImage *in, VipsImage **out, double hscale, double vscale) {
     return vips_resize(in, out, hscale, "vscale", vscale, NULL);
 }
@@ -269,9 +273,9 @@ int cvips_pngsave(VipsImage *in, void **buffer, size_t *length, int compression,
         "compression", compression, "filter", filter, "strip", TRUE, NULL);
 }
 
-int cvips_jpegsave(VipsImage *in, void **buffer, size_t *length, int quality) {
-    return vips_jpegsave_buffer(in, buffer, length,
-        "Q", quality, "optimize_coding", TRUE, "subsample_mode", VIPS_FOREIGN_SUBSAMPLE_OFF, "strip", TRUE, NULL);
+int cvips_jpegsave(VipsImage *in, void **buffer, size_t *length, int quality, int halved_chroma) {
+    return vips_jpegsave_buffer(in, buffer, length, "Q", quality, "optimize_coding", TRUE,
+        "subsample_mode", halved_chroma ? VIPS_FOREIGN_SUBSAMPLE_ON : VIPS_FOREIGN_SUBSAMPLE_OFF, "strip", TRUE, NULL);
 }
 
 int cvips_webpsave(VipsImage *in, void **buffer, size_t *length, int quality) {

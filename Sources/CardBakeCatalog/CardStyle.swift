@@ -64,12 +64,12 @@ public struct OutputFormat: Sendable, Hashable {
             }
         }
 
-        /// The quality a style that sets none encodes with: 90 for JPEG (the default format, without
-        /// chroma subsampling: README, "Which format to ship"), 85 for WebP, HEIC and AVIF. PNG has none.
+        /// The quality a style that sets none encodes with: 85 for WebP, HEIC and AVIF. PNG has none, and
+        /// JPEG's (with its chroma sampling) is picked per image to keep the fidelity floor (README,
+        /// "Which format to ship").
         public var defaultQuality: Int? {
             switch self {
-            case .png: nil
-            case .jpeg: 90
+            case .png, .jpeg: nil
             case .webp, .heic, .avif: 85
             }
         }
@@ -95,7 +95,8 @@ public struct OutputFormat: Sendable, Hashable {
     /// The quality the lossy encoders use: `quality`, else the format's default (nil for PNG).
     public var effectiveQuality: Int? { quality ?? kind.defaultQuality }
     /// Whether each image's quality is picked to keep the fidelity floor: a JPEG whose style sets no
-    /// quality starts at the default and goes up where an image needs it (README, "Which format to ship").
+    /// quality starts from the cheapest encoding to decode and goes up where an image needs it (README,
+    /// "Which format to ship").
     public var picksQualityPerImage: Bool { kind == .jpeg && quality == nil }
     /// Catalog key `compression`: PNG zlib level 0...9. The default, 2 with adaptive filters, was
     /// chosen from `make bench`'s format table: about 4 times faster to encode than zlib's usual 6

@@ -7,8 +7,9 @@ import Synchronization
 public enum VipsEncoder: Sendable, Hashable {
     /// zlib `compression` 0...9 and the row filters to choose from.
     case png(compression: Int, filter: PNGFilter)
-    /// Quality 1...100, baseline, optimised Huffman tables, no chroma subsampling (colour edges and text stay sharp).
-    case jpeg(quality: Int)
+    /// Quality 1...100, baseline, optimised Huffman tables; every chroma sample kept unless `chroma` says
+    /// otherwise (colour edges and text stay sharp).
+    case jpeg(quality: Int, chroma: JPEGChroma = .full)
     /// Lossy WebP at quality 1...100.
     case webp(quality: Int)
     /// HEIF at quality 1...100, 8 bits per channel, compressed with HEVC (HEIC) or AV1 (AVIF).
@@ -20,6 +21,14 @@ public enum VipsEncoder: Sendable, Hashable {
         case hevc
         /// AV1 (libheif's aom plugin): a `.avif` file.
         case av1
+    }
+
+    /// How many chroma samples a JPEG keeps.
+    public enum JPEGChroma: Sendable, Hashable {
+        /// One per pixel (4:4:4).
+        case full
+        /// One per 2x2 pixels (4:2:0): smaller and faster to decode; colour edges blur.
+        case halved
     }
 
     /// PNG row filters: one, or libvips' adaptive choice among all of them per row.
@@ -49,8 +58,8 @@ extension VipsImage {
             let status = switch encoder {
             case let .png(compression, filter):
                 cvips_pngsave(pointer, &buffer, &length, Int32(compression), Int32(filter.flags.rawValue))
-            case let .jpeg(quality):
-                cvips_jpegsave(pointer, &buffer, &length, Int32(quality))
+            case let .jpeg(quality, chroma):
+                cvips_jpegsave(pointer, &buffer, &length, Int32(quality), chroma == .halved ? 1 : 0)
             case let .webp(quality):
                 cvips_webpsave(pointer, &buffer, &length, Int32(quality))
             case let .heif(quality, compression):

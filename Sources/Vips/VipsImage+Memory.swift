@@ -52,6 +52,20 @@ extension VipsImage {
         try Self.make("copy_memory", computes: true) { cvips_copy_memory(pointer, $0) }
     }
 
+    /// Calls `body` with the image's 8-bit samples, interleaved, row by row, where libvips keeps them: no
+    /// copy. An image not in memory (a decoder, a pipeline) is computed into memory in place first, so
+    /// that the image then reads from memory; do not share it with another thread meanwhile.
+    public func withUnsafeSamples<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws(VipsError) -> Result) throws(VipsError) -> Result {
+        precondition(format == UInt8.bandFormat, "withUnsafeSamples reads 8-bit images")
+        let data = try VipsCall.step { () throws(VipsError) -> UnsafeRawPointer in
+            guard let data = cvips_image_data(pointer) else { throw VipsCall.failure(of: "image_get_data") }
+            return data
+        }
+        let count = width * height * bands
+        defer { withExtendedLifetime(self) {} }
+        return try body(UnsafeBufferPointer(start: data.assumingMemoryBound(to: UInt8.self), count: count))
+    }
+
     /// Computes the image and returns its samples, interleaved, row by row, converted to `Sample`.
     public func pixels<Sample: VipsSample>(as _: Sample.Type = Sample.self) throws(VipsError) -> [Sample] {
         let converted = format == Sample.bandFormat ? self : try cast(to: Sample.bandFormat)

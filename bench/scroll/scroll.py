@@ -251,7 +251,7 @@ def main():
         *bench.host(),
         f"- {chromium}, headless, software rendering (no GPU); {version}.",
         f"- {CARDS} cards of the bench's catalog (12 MP photos), 1x/2x/3x, as PNG (`--format png`) and in cardbake's default format "
-        f"(`--format jpeg`: JPEG without chroma subsampling, quality 90 raised per image where the fidelity floor needs it). Each page scrolled {SCROLL_PIXELS:,} CSS px in {SCROLL_SECONDS} s at a "
+        f"(`--format jpeg`: JPEG picked per image, q85 with 4:2:0 chroma first, more where the fidelity floor needs it). Each page scrolled {SCROLL_PIXELS:,} CSS px in {SCROLL_SECONDS} s at a "
         f"constant speed, the position set in each requestAnimationFrame; {RUNS} run(s) of each, a fresh browser "
         f"each; frames of all runs pooled (raw: bench/work/scroll/runs-{CARDS}.json). One-minute load average: {load}.",
         "- Frame time: the delta between requestAnimationFrame callbacks. Late: over 16.7 ms by more than "

@@ -67,6 +67,10 @@ int cvips_write_to_memory(VipsImage *in, void *memory, size_t size);
 /// Computes the image into memory, so it can be read any number of times (decoders are sequential).
 int cvips_copy_memory(VipsImage *in, VipsImage **out);
 
+/// The image's samples in memory, interleaved, row by row: an image not yet in memory is computed into
+/// memory in place first (vips_image_get_data). NULL on failure.
+const void *cvips_image_data(VipsImage *in);
+
 /// Resizes by independent horizontal and vertical factors with the default (lanczos3) kernel.
 int cvips_resize(VipsImage *in, VipsImage **out, double hscale, double vscale);
 
@@ -90,9 +94,10 @@ int cvips_linear(VipsImage *in, VipsImage **out, const double *a, const double *
 int cvips_replicate(VipsImage *in, VipsImage **out, int across, int down);
 
 /// Encoders with `strip`. libvips 8.14 still writes a PNG `pHYs` chunk and a WebP `EXIF` chunk;
-/// VipsImage.encoded removes them. `filter` is a VipsForeignPngFilter bit set.
+/// VipsImage.encoded removes them. `filter` is a VipsForeignPngFilter bit set. JPEG keeps every chroma
+/// sample unless `halved_chroma` is non-zero (4:2:0).
 int cvips_pngsave(VipsImage *in, void **buffer, size_t *length, int compression, int filter);
-int cvips_jpegsave(VipsImage *in, void **buffer, size_t *length, int quality);
+int cvips_jpegsave(VipsImage *in, void **buffer, size_t *length, int quality, int halved_chroma);
 int cvips_webpsave(VipsImage *in, void **buffer, size_t *length, int quality);
 /// HEIF at 8 bits per channel through libheif: HEVC (HEIC) or, when `av1` is non-zero, AV1 (AVIF).
 /// With `strip`, libvips 8.14 writes no EXIF, XMP or ICC item; an AVIF keeps the `nclx` colour box

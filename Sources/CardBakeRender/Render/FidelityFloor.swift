@@ -2,30 +2,44 @@ import Foundation
 import Vips
 
 /// What the default JPEG promises (README, "Which format to ship"): every card within `cardDecibels`
-/// PSNR of its lossless pixels, and the rows where its text is drawn within `textDecibels`. An image
-/// that the first of `qualities` leaves below either is encoded again at the next, until both hold;
-/// the last is used whatever it measures.
+/// PSNR of its lossless pixels, and the rows where its text is drawn within `textDecibels`. An image is
+/// encoded with each of `steps` in turn, the cheapest to decode first, until one keeps both; the last
+/// is used whatever it measures. An image that a halved-chroma step leaves more than
+/// `halvedChromaReach` dB short goes straight to the first full-chroma step: a higher quality gains
+/// about 1 to 1.5 dB (bench/RESULTS.md, the device section's encodings).
 package struct FidelityFloor: Sendable {
     package var cardDecibels = 38.0
     package var textDecibels = 36.0
-    package var qualities = [90, 94, 97, 100]
+    package var steps: [VipsEncoder] = [
+        .jpeg(quality: 85, chroma: .halved), .jpeg(quality: 90, chroma: .halved),
+        .jpeg(quality: 90), .jpeg(quality: 94), .jpeg(quality: 97), .jpeg(quality: 100),
+    ]
+    package var halvedChromaReach = 1.2
 
     package static let standard = FidelityFloor()
 
-    /// `bitmap` as JPEG at the lowest of `qualities` that keeps the floor, the text's rows being those
-    /// from `textTop` down.
+    /// `bitmap` encoded with the first of `steps` that keeps the floor, the text's rows being those
+    /// from `textTop` down. Computes `bitmap` into memory in place (``VipsImage/withUnsafeSamples(_:)``),
+    /// so that each step encodes the same pixels without painting them again.
     package func jpeg(of bitmap: VipsImage, textTop: Int) throws(VipsError) -> Data {
-        let lossless = try bitmap.inMemory()
-        let reference = try lossless.pixels(as: UInt8.self)
-        let rowLength = lossless.width * lossless.bands
-        var encoded = Data()
-        for quality in qualities {
-            encoded = try lossless.encoded(as: .jpeg(quality: quality))
-            let decoded = try VipsImage.decode(encoded, maxWidth: lossless.width).pixels(as: UInt8.self)
-            let errors = SquaredErrors(decoded, reference, splitAt: min(max(textTop, 0), lossless.height) * rowLength)
-            if errors.psnr(of: .whole) >= cardDecibels && errors.psnr(of: .tail) >= textDecibels { break }
+        try bitmap.withUnsafeSamples { reference throws(VipsError) -> Data in
+            let split = min(max(textTop, 0), bitmap.height) * bitmap.width * bitmap.bands
+            var index = 0
+            while true {
+                let step = steps[index]
+                let encoded = try bitmap.encoded(as: step)
+                if index == steps.count - 1 { return encoded }
+                let errors = try VipsImage.decode(encoded, maxWidth: bitmap.width).withUnsafeSamples { decoded in
+                    SquaredErrors(decoded, reference, splitAt: split)
+                }
+                let shortfall = max(cardDecibels - errors.psnr(of: .whole), textDecibels - errors.psnr(of: .tail))
+                if shortfall <= 0 { return encoded }
+                index += 1
+                if step.halvesChroma && shortfall > halvedChromaReach {
+                    index = steps[index...].firstIndex { !$0.halvesChroma } ?? steps.count - 1
+                }
+            }
         }
-        return encoded
     }
 }
 
@@ -37,19 +51,15 @@ struct SquaredErrors {
     private let head: (sum: Int, count: Int)
     private let tail: (sum: Int, count: Int)
 
-    init(_ samples: [UInt8], _ reference: [UInt8], splitAt split: Int) {
+    init(_ samples: UnsafeBufferPointer<UInt8>, _ reference: UnsafeBufferPointer<UInt8>, splitAt split: Int) {
         precondition(samples.count == reference.count, "the images compared have the same size and bands")
         func sum(_ range: Range<Int>) -> Int {
-            samples.withUnsafeBufferPointer { samples in
-                reference.withUnsafeBufferPointer { reference in
-                    var total = 0
-                    for index in range {
-                        let difference = Int(samples[index]) - Int(reference[index])
-                        total &+= difference * difference
-                    }
-                    return total
-                }
+            var total = 0
+            for index in range {
+                let difference = Int(samples[index]) - Int(reference[index])
+                total &+= difference * difference
             }
+            return total
         }
         head = (sum(0..<split), split)
         tail = (sum(split..<samples.count), samples.count - split)
@@ -60,5 +70,11 @@ struct SquaredErrors {
         let (sum, count) = part == .whole ? (head.sum + tail.sum, head.count + tail.count) : tail
         guard sum > 0 else { return .infinity }
         return 10 * log10(255.0 * 255.0 * Double(count) / Double(sum))
+    }
+}
+
+private extension VipsEncoder {
+    var halvesChroma: Bool {
+        if case .jpeg(_, .halved) = self { true } else { false }
     }
 }

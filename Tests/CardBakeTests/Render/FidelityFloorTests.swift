@@ -31,32 +31,69 @@ struct FidelityFloorTests {
     }
 
     static func psnr(of jpeg: Data, against image: VipsImage, textTop: Int) throws -> (card: Double, text: Double) {
-        let reference = try image.pixels(as: UInt8.self)
-        let decoded = try VipsImage.decode(jpeg, maxWidth: image.width).pixels(as: UInt8.self)
-        let errors = SquaredErrors(decoded, reference, splitAt: textTop * image.width * 3)
+        let decodedImage = try VipsImage.decode(jpeg, maxWidth: image.width)
+        let errors = try image.withUnsafeSamples { reference throws(VipsError) -> SquaredErrors in
+            try decodedImage.withUnsafeSamples { decoded in
+                SquaredErrors(decoded, reference, splitAt: textTop * image.width * 3)
+            }
+        }
         return (errors.psnr(of: .whole), errors.psnr(of: .tail))
     }
 
-    @Test("A picture the first quality keeps is encoded at it, and is within the floor")
-    func firstQualitySuffices() throws {
+    @Test("A picture the first step keeps is encoded with it (4:2:0), and is within the floor")
+    func firstStepSuffices() throws {
         let image = try Self.smooth()
         let floor = FidelityFloor.standard
         let picked = try floor.jpeg(of: image, textTop: 200)
-        #expect(picked == (try image.encoded(as: .jpeg(quality: floor.qualities[0]))))
+        #expect(floor.steps[0] == .jpeg(quality: 85, chroma: .halved))
+        #expect(picked == (try image.encoded(as: floor.steps[0])))
         let measured = try Self.psnr(of: picked, against: image, textTop: 200)
         #expect(measured.card >= floor.cardDecibels && measured.text >= floor.textDecibels)
     }
 
-    @Test("Noise, below the floor at the first quality, is encoded higher, and then is within it")
+    @Test("Noise, below the floor at the first steps, is encoded with a later one, and then is within it")
     func noiseGoesHigher() throws {
         let image = try Self.noise()
         let floor = FidelityFloor.standard
-        let first = try image.encoded(as: .jpeg(quality: floor.qualities[0]))
+        let first = try image.encoded(as: floor.steps[0])
         #expect(try Self.psnr(of: first, against: image, textTop: 200).card < floor.cardDecibels)
         let picked = try floor.jpeg(of: image, textTop: 200)
         #expect(picked.count > first.count)
         let measured = try Self.psnr(of: picked, against: image, textTop: 200)
         #expect(measured.card >= floor.cardDecibels && measured.text >= floor.textDecibels)
+    }
+
+    @Test("Colour detail that 4:2:0 blurs is encoded with every chroma sample, within the floor")
+    func colourDetailKeepsChroma() throws {
+        // Columns alternating red and blue over a smooth gradient: a 2x2 chroma average loses them.
+        let width = 240, height = 320
+        let image = try VipsImage.fromPixels(width: width, height: height, bands: 3) { (memory: UnsafeMutableBufferPointer<UInt8>) in
+            for y in 0..<height {
+                for x in 0..<width {
+                    let index = (y * width + x) * 3, red = x % 2 == 0
+                    memory[index] = red ? 220 : 30
+                    memory[index + 1] = UInt8(y * 200 / height)
+                    memory[index + 2] = red ? 30 : 220
+                }
+            }
+        }
+        let floor = FidelityFloor.standard
+        let picked = try floor.jpeg(of: image, textTop: 200)
+        let step = try #require(floor.steps.first { (try? image.encoded(as: $0)) == picked })
+        guard case .jpeg(_, .full) = step else {
+            Issue.record("picked \(step), which halves the chroma")
+            return
+        }
+        let measured = try Self.psnr(of: picked, against: image, textTop: 200)
+        #expect(measured.card >= floor.cardDecibels && measured.text >= floor.textDecibels)
+        // The first full-chroma step that keeps the floor, not a later one.
+        let expected = try floor.steps.filter { if case .jpeg(_, .full) = $0 { true } else { false } }
+            .map { try image.encoded(as: $0) }
+            .first { jpeg in
+                let psnr = try Self.psnr(of: jpeg, against: image, textTop: 200)
+                return psnr.card >= floor.cardDecibels && psnr.text >= floor.textDecibels
+            }
+        #expect(picked == expected)
     }
 
     @Test("Only the text's rows count for the text's floor")
@@ -67,17 +104,21 @@ struct FidelityFloorTests {
         let top = try noise.pixels(as: UInt8.self).prefix(200 * 240 * 3)
         let bottom = try smooth.pixels(as: UInt8.self).dropFirst(200 * 240 * 3)
         let image = try VipsImage.fromPixels(Array(top + bottom), width: 240, height: 320, bands: 3)
-        let floor = FidelityFloor(cardDecibels: 0, textDecibels: 36, qualities: [90, 100])
+        let floor = FidelityFloor(cardDecibels: 0, textDecibels: 36, steps: [.jpeg(quality: 90), .jpeg(quality: 100)])
         #expect(try floor.jpeg(of: image, textTop: 200) == (try image.encoded(as: .jpeg(quality: 90))))
         #expect(try floor.jpeg(of: image, textTop: 0) == (try image.encoded(as: .jpeg(quality: 100))))
     }
 
     @Test("PSNR over the whole and over the rows from the split")
     func squaredErrors() {
-        let reference: [UInt8] = [10, 10, 10, 10]
-        let errors = SquaredErrors([10, 10, 12, 10], reference, splitAt: 2)
-        #expect(abs(errors.psnr(of: .whole) - 10 * log10(255.0 * 255 * 4 / 4)) < 1e-9)
-        #expect(abs(errors.psnr(of: .tail) - 10 * log10(255.0 * 255 * 2 / 4)) < 1e-9)
-        #expect(SquaredErrors(reference, reference, splitAt: 0).psnr(of: .whole) == .infinity)
+        let reference: [UInt8] = [10, 10, 10, 10], samples: [UInt8] = [10, 10, 12, 10]
+        reference.withUnsafeBufferPointer { reference in
+            samples.withUnsafeBufferPointer { samples in
+                let errors = SquaredErrors(samples, reference, splitAt: 2)
+                #expect(abs(errors.psnr(of: .whole) - 10 * log10(255.0 * 255 * 4 / 4)) < 1e-9)
+                #expect(abs(errors.psnr(of: .tail) - 10 * log10(255.0 * 255 * 2 / 4)) < 1e-9)
+                #expect(SquaredErrors(reference, reference, splitAt: 0).psnr(of: .whole) == .infinity)
+            }
+        }
     }
 }
