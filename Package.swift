@@ -101,17 +101,19 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Loopback sockets for the tests of a remote cache that is down, shared by the two test targets below.
+        .target(name: "LoopbackSockets", path: "Tests/LoopbackSockets"),
         .testTarget(name: "CardBakeManifestTests", dependencies: ["CardBakeManifest"]),
         .testTarget(name: "CardBakeKitTests", dependencies: ["CardBakeKit"]),
         .testTarget(
             name: "CardBakeTests",
             dependencies: ["CardBake", "CardBakeRender", "CardBakeCatalog", "CardBakeCache", "CardBakeFiles",
-                           "CardBakeKit", "CardBakeManifest", "CardBakeRemoteCache", "Vips"]
+                           "CardBakeKit", "CardBakeManifest", "CardBakeRemoteCache", "LoopbackSockets", "Vips"]
         ),
         .testTarget(
             name: "cardbakeTests",
             dependencies: ["CardBake", "CardBakeCatalog", "CardBakeCache", "CardBakeFiles", "CardBakeManifest", "CardBakeRemoteCache",
-                           "cardbake"]
+                           "LoopbackSockets", "cardbake"]
         ),
     ]
 )

@@ -2,6 +2,7 @@ import CardBake
 import CardBakeCache
 import CardBakeManifest
 import Foundation
+import LoopbackSockets
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -200,24 +201,36 @@ struct RemoteCacheTests {
     }
 
     @Test("A refused port, 40 cards: the build asks once, says so once, and renders every card")
-    func refusedPort() throws {
+    func refusedPort() async throws {
+        try await LoopbackSockets.withRefusingPort { port in
+            try Self.expectOneFailedRequest(server: "http://127.0.0.1:\(port)/cache", warning: "connection refused")
+        }
+    }
+
+    @Test("A host that does not resolve (.invalid, RFC 6761), 40 cards: one request, one warning, every card rendered")
+    func unknownHost() throws {
+        try Self.expectOneFailedRequest(server: "http://cardbake-remote-cache.invalid/cache",
+                                        warning: "unknown host cardbake-remote-cache.invalid")
+    }
+
+    /// Builds 40 cards with `server` as the remote cache, down in a way the first request finds out:
+    /// every card rendered, one request in all, the tier disabled, one warning naming the server and `warning`.
+    private static func expectOneFailedRequest(server: String, warning expected: String) throws {
         try Sandbox.with { sandbox in
             let cards = (0..<40).map { index in
                 CardSpec(String(format: "card%02d", index), image: ["coffee.jpg", "rocket.jpg", "coins.jpg", "astronaut.jpg"][index % 4])
             }
             try sandbox.writeCatalog(cards)
-            try LoopbackSockets.withRefusingPort { port in
-                let run = try Self.first.build(in: sandbox, server: "http://127.0.0.1:\(port)/cache")
-                #expect(run.status == 0, run.comment)
-                let report = try Self.first.report(in: sandbox)
-                #expect(report.count(.rendered) == 40 && report.count(.failed) == 0, run.comment)
-                #expect(report.remoteCache?.failures == 1, "one request in all: \(String(describing: report.remoteCache))")
-                #expect(report.remoteCache?.disabled == true)
-                let warnings = run.stderrLines.filter { $0.hasPrefix("warning:") }
-                #expect(warnings.count == 1, run.comment)
-                #expect(warnings.first?.contains("http://127.0.0.1:\(port)/cache is unavailable") == true, run.comment)
-                #expect(warnings.first?.contains("connection refused") == true, run.comment)
-            }
+            let run = try first.build(in: sandbox, server: server)
+            #expect(run.status == 0, run.comment)
+            let report = try first.report(in: sandbox)
+            #expect(report.count(.rendered) == 40 && report.count(.failed) == 0, run.comment)
+            #expect(report.remoteCache?.failures == 1, "one request in all: \(String(describing: report.remoteCache))")
+            #expect(report.remoteCache?.disabled == true)
+            let warnings = run.stderrLines.filter { $0.hasPrefix("warning:") }
+            #expect(warnings.count == 1, run.comment)
+            #expect(warnings.first?.contains("\(server) is unavailable") == true, run.comment)
+            #expect(warnings.first?.contains(expected) == true, run.comment)
         }
     }
 

@@ -2,6 +2,7 @@ import CardBakeCache
 import CardBakeManifest
 import CardBakeRemoteCache
 import Foundation
+import LoopbackSockets
 import Testing
 
 @Suite("HTTP remote cache store")
@@ -98,7 +99,7 @@ struct HTTPObjectStoreTests {
 
     @Test("A port where nothing listens is a connection error")
     func nothingListening() async throws {
-        try await ScriptedHTTPServer.withRefusingPort { port in
+        try await LoopbackSockets.withRefusingPort { port in
             let store = HTTPObjectStore(address: try RemoteCacheAddress(parsing: "http://127.0.0.1:\(port)/cache"),
                                         limits: Self.limits)
             let failure = await #expect(throws: RemoteCacheFailure.self) {

@@ -1,5 +1,6 @@
 import CardBakeRemoteCache
 import Foundation
+import LoopbackSockets
 @testable import CardBake
 @testable import CardBakeCache
 @testable import CardBakeManifest
@@ -60,7 +61,7 @@ struct RemoteCacheBuildTests {
     @Test("A refused port, 40 cards: one request in all, one warning naming the server and the refusal")
     func refusedPort() async throws {
         let fixture = try Self.fixture(cards: 40)
-        try await ScriptedHTTPServer.withRefusingPort { port in
+        try await LoopbackSockets.withRefusingPort { port in
             let store = HTTPObjectStore(address: try RemoteCacheAddress(parsing: "http://127.0.0.1:\(port)/cache"),
                                         limits: HTTPObjectStoreTests.limits)
             let (report, warnings) = try await Self.build(fixture, against: store)

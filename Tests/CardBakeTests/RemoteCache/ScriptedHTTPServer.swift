@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackSockets
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -34,43 +35,13 @@ final class ScriptedHTTPServer: Sendable {
     init(_ replies: [Reply], stoppingAfter requestLimit: Int? = nil) throws {
         state = Mutex((replies, []))
         self.requestLimit = requestLimit
-        (listener, port) = try Self.boundSocket()
-        guard listen(listener, 64) == 0 else {
-            close(listener)
-            throw POSIXError(.EADDRNOTAVAIL)
-        }
+        (listener, port) = try LoopbackSockets.listeningSocket()
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }
 
     var url: String { "http://127.0.0.1:\(port)" }
 
-    /// Runs `body` with a port on 127.0.0.1 that refuses connections: bound, so that no other test's
-    /// server is given it meanwhile, but not listening.
-    static func withRefusingPort<T>(_ body: (_ port: Int) async throws -> T) async throws -> T {
-        let (socket, port) = try boundSocket()
-        defer { close(socket) }
-        return try await body(port)
-    }
-
-    /// A TCP socket bound to a free port on 127.0.0.1, and the port.
-    private static func boundSocket() throws -> (socket: Int32, port: Int) {
-        let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = socket >= 0 && withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
-            }
-        }
-        guard bound else {
-            close(socket)
-            throw POSIXError(.EADDRNOTAVAIL)
-        }
-        return (socket, Int(UInt16(bigEndian: address.sin_port)))
-    }
     var requests: [Request] { state.withLock { $0.requests } }
 
     /// Stops accepting; connections open stay as they are. The listening socket is closed by the
