@@ -24,6 +24,24 @@ public enum LoopbackSockets {
         return (socket, port)
     }
 
+    /// Accepts connections on `listener` on a thread of its own, handing each to `handle`, until the
+    /// listener is shut down (`shutdown(listener, SHUT_RDWR)`); that thread then closes it: closed
+    /// elsewhere, its descriptor could be given to another test's new server before the thread's next
+    /// `accept`, which would then take that server's connections.
+    public static func accept(on listener: Int32, _ handle: @escaping @Sendable (_ connection: Int32) -> Void) {
+        Thread {
+            while true {
+                let connection = Glibc.accept(listener, nil, nil)
+                if connection < 0 {
+                    if errno == EINTR || errno == ECONNABORTED { continue }
+                    close(listener)
+                    return
+                }
+                handle(connection)
+            }
+        }.start()
+    }
+
     /// A TCP socket bound to a free port, and the port.
     private static func boundSocket() throws -> (socket: Int32, port: Int) {
         let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -36,31 +36,19 @@ final class ScriptedHTTPServer: Sendable {
         state = Mutex((replies, []))
         self.requestLimit = requestLimit
         (listener, port) = try LoopbackSockets.listeningSocket()
-        let thread = Thread { [self] in acceptLoop() }
-        thread.start()
+        LoopbackSockets.accept(on: listener) { [self] connection in
+            Thread { [self] in serve(connection) }.start()
+        }
     }
 
     var url: String { "http://127.0.0.1:\(port)" }
 
     var requests: [Request] { state.withLock { $0.requests } }
 
-    /// Stops accepting; connections open stay as they are. The listening socket is closed by the
-    /// thread that accepts on it, once that has stopped: closed here, its descriptor could be given to
-    /// another test's new server before that thread's next `accept`, which would then take its requests.
+    /// Stops accepting; connections open stay as they are (``LoopbackSockets/accept(on:_:)`` closes
+    /// the listening socket).
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
-    }
-
-    private func acceptLoop() {
-        while true {
-            let connection = accept(listener, nil, nil)
-            if connection < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                close(listener)
-                return
-            }
-            Thread { [self] in serve(connection) }.start()
-        }
     }
 
     private func serve(_ connection: Int32) {

@@ -13,17 +13,9 @@ final class SilentServer: Sendable {
 
     init() throws {
         (listener, port) = try LoopbackSockets.listeningSocket()
-        Thread { [self] in
-            while true {
-                let connection = accept(listener, nil, nil)
-                if connection < 0 {
-                    if errno == EINTR || errno == ECONNABORTED { continue }
-                    close(listener)
-                    return
-                }
-                connections.withLock { $0.append(connection) }
-            }
-        }.start()
+        LoopbackSockets.accept(on: listener) { [self] connection in
+            connections.withLock { $0.append(connection) }
+        }
     }
 
     var url: String { "http://127.0.0.1:\(port)" }
