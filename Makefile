@@ -8,10 +8,11 @@ OUTPUT       ?= Output
 # An Xcode asset catalog to write too, e.g. XCASSETS=Output/Cards.xcassets (none when empty).
 XCASSETS     ?=
 # What building and rendering need (make deps). libssl-dev: SHA-256 from libcrypto (cache keys,
-# content digests); libcurl4-openssl-dev: the remote cache's HTTP client. Fonts: Lato is the default
+# content digests); libcurl4-openssl-dev: the remote cache's HTTP client; libdeflate-dev: PNG
+# output's compression (Sources/Vips/PNGWriter.swift). Fonts: Lato is the default
 # look; Noto covers the scripts the README promises (emoji, CJK, Arabic, Hebrew, Devanagari and most
 # others), so text falls back to a real glyph rather than a box.
-APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev libssl-dev libcurl4-openssl-dev \
+APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev libssl-dev libcurl4-openssl-dev libdeflate-dev \
                 pkg-config fonts-lato fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
 # What only the tests and benchmarks need (make test-deps): chromium and python3 for the gallery's
 # tests, which drive headless Chromium (Tests/Browser); nginx-light (with WebDAV PUT), the remote

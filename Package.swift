@@ -75,7 +75,9 @@ let package = Package(
         .target(name: "CTextRaster", dependencies: ["CPangoCairo", "CRenderStack"],
                 linkerSettings: [.linkedLibrary("fontconfig")]
                     + (bindsRenderStackAtFirstUse ? [] : [.linkedLibrary("pangoft2-1.0")])),
-        .target(name: "Vips", dependencies: ["CVips", "CVipsShim", "CRenderStack"]),
+        // libdeflate: PNG output's compression and CRCs (Sources/Vips/PNGWriter.swift), linked directly.
+        .systemLibrary(name: "CLibdeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        .target(name: "Vips", dependencies: ["CVips", "CVipsShim", "CRenderStack", "CLibdeflate"]),
         .target(
             name: "CardBakeRender",
             dependencies: ["CardBakeCatalog", "CardBakeCache", "CardBakeFiles", "CardBakeKit", "CardBakeManifest", "Vips",

@@ -15,7 +15,6 @@ import os
 import platform
 import shutil
 import statistics
-import struct
 import subprocess
 import sys
 import time
@@ -26,7 +25,7 @@ import pyvips
 
 import make_data
 import results
-from peers.cardset import PNG_FILTERS, SCALES, feature_height
+from peers.cardset import SCALES, feature_height
 
 REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "bench"
@@ -269,30 +268,13 @@ def title_edits(build, runs):
     return median(usages), rendered, statistics.median(seconds)
 
 
-def png_image_data(data):
-    """The concatenated IDAT payloads of a PNG: its compressed pixels, whatever other chunks the
-    encoder wrote (cardbake writes none; libvips adds pHYs even with strip)."""
-    position, payload = 8, b""
-    while position + 8 <= len(data):
-        length = struct.unpack(">I", data[position:position + 4])[0]
-        if data[position + 4:position + 8] == b"IDAT":
-            payload += data[position + 8:position + 8 + length]
-        position += 12 + length
-    return payload
-
-
-def png_settings(manifest, output):
-    """cardbake's PNG encoder settings (zlib level, filter name), found by encoding the pixels
-    of its first 1x card again with each candidate until the compressed pixels are identical."""
-    path = output / manifest["cards"][0]["images"]["1x"]["file"]
-    data = png_image_data(path.read_bytes())
-    pixels = pyvips.Image.new_from_buffer(path.read_bytes(), "").copy_memory()
-    for level in range(10):
-        for name, flags in PNG_FILTERS.items():
-            if png_image_data(pixels.pngsave_buffer(compression=level, filter=flags, strip=True)) == data:
-                return level, name
-    raise BenchError(f"cardbake's PNG settings are none of zlib 0-9 x {list(PNG_FILTERS)}: "
-                     f"re-encoding {path} never gives the same bytes")
+def png_settings():
+    """cardbake's PNG settings for the bench's catalogs, as the peers name them (level, filter):
+    the catalog style's `compression` and `pngFilter`, else cardbake's defaults (docs/catalog.md).
+    The peers save with libvips at that zlib level; cardbake's own writer maps it onto libdeflate."""
+    style = json.loads(make_data.catalog_path(48).read_text()).get("style", {})
+    name = style.get("pngFilter", "adaptive")
+    return style.get("compression", 2), {"adaptive": "all", "average": "avg"}.get(name, name)
 
 
 def card_geometry(manifest):
@@ -523,8 +505,8 @@ def compose_report(r):
         *quick_note,
         "",
         *machine(),
-        f"- {r.version}. PNG output at zlib level {r.png[0]}, filter {r.png[1]}: cardbake's "
-        f"default (found in its output), used by every peer. Cards {r.geometry[0]} pt wide with a "
+        f"- {r.version}. PNG output at compression {r.png[0]}, filter {r.png[1]}: cardbake's "
+        f"default, given to every peer (libvips at that zlib level; cardbake maps it onto libdeflate). Cards {r.geometry[0]} pt wide with a "
         f"{r.geometry[1]} pt text area, at scales {', '.join(f'{s}x' for s in SCALES)}.",
         f"- Photos: 12 MP JPEGs (4032 x 3024). Each timing is the median of {RUNS} run(s).",
         "",
@@ -572,7 +554,7 @@ def main():
     build48 = Cardbake(binary, 48)
     cardbake48 = build48.cold(RUNS)
     manifest = build48.manifest()
-    png = png_settings(manifest, build48.output)
+    png = png_settings()
     geometry = card_geometry(manifest)
     peer_usages = measure_peers(peers(geometry, png), manifest, RUNS)
     formats = measure_formats(build48.output, RUNS)

@@ -1,9 +1,9 @@
 """Where a cold build's CPU goes: `perf record` of cardbake's cold build of the bench's 48 cards
-(12 MP photos, 1x/2x/3x), as PNG (zlib level 2, adaptive filters) and in the default format,
+(12 MP photos, 1x/2x/3x), as PNG (compression 2, adaptive filters) and in the default format,
 its samples sorted into what they do by library and symbol (`make bench-profile`).
 
 Debian's libraries are stripped of their internal symbols, so a sample is classed by the library
-it fell in (zlib and libpng are PNG's encoder, libjpeg-turbo decodes the photos and, in the default
+it fell in (libdeflate compresses PNG, libjpeg-turbo decodes the photos and, in the default
 format, encodes the cards) and, in cardbake's own code, by the Swift type it fell in. Writes the
 profile section of bench/RESULTS.md.
 
@@ -29,7 +29,7 @@ FREQUENCY = 999  # samples per second and thread
 # (what the samples did, the library's file name, the symbol), first match wins; None matches anything.
 CLASSES = (
     ("SHA-256 of inputs and outputs", None, re.compile(r"sha256", re.I)),
-    ("PNG encode (zlib, libpng)", re.compile(r"^lib(z|png)"), None),
+    ("PNG encode: compression and CRCs (libdeflate; zlib, libpng)", re.compile(r"^lib(deflate|z|png)"), None),
     ("JPEG decode of the photos, and encode in the default format (libjpeg-turbo)", re.compile(r"^libjpeg"), None),
     ("libvips: scaling, blur, colour, pipeline (libvips, orc)", re.compile(r"^(libvips|liborc|orcexec)"), None),
     ("text: layout and rasterising (Pango, HarfBuzz, cairo, pixman, FreeType, fontconfig)",
@@ -41,6 +41,7 @@ CLASSES = (
     ("cardbake: placeholder (colour, ThumbHash)", re.compile(r"^cardbake$"), re.compile(r"Placeholder|ThumbHash|Oklab")),
     ("cardbake: fidelity check of the default JPEG (FidelityFloor)", re.compile(r"^cardbake$"),
      re.compile(r"FidelityFloor|SquaredErrors")),
+    ("cardbake: PNG row filters (PNGScanlines)", re.compile(r"^cardbake$"), re.compile(r"PNGScanlines|PNGRowFilter|AdaptiveFilter")),
     ("cardbake: the rest (planning, cache, manifest)", re.compile(r"^cardbake$"), None),
     ("kernel: page faults, file I/O, scheduling", re.compile(r"^\[kernel"), None),
     ("C library, GLib, libm, Swift runtime: allocation, copies, maths",

@@ -268,11 +268,6 @@ int cvips_replicate(VipsImage *in, VipsImage **out, int across, int down) {
     return vips_replicate(in, out, across, down, NULL);
 }
 
-int cvips_pngsave(VipsImage *in, void **buffer, size_t *length, int compression, int filter) {
-    return vips_pngsave_buffer(in, buffer, length,
-        "compression", compression, "filter", filter, "strip", TRUE, NULL);
-}
-
 int cvips_jpegsave(VipsImage *in, void **buffer, size_t *length, int quality, int halved_chroma) {
     return vips_jpegsave_buffer(in, buffer, length, "Q", quality, "optimize_coding", TRUE,
         "subsample_mode", halved_chroma ? VIPS_FOREIGN_SUBSAMPLE_ON : VIPS_FOREIGN_SUBSAMPLE_OFF, "strip", TRUE, NULL);

@@ -98,9 +98,10 @@ public struct OutputFormat: Sendable, Hashable {
     /// quality starts from the cheapest encoding to decode and goes up where an image needs it (README,
     /// "Which format to ship").
     public var picksQualityPerImage: Bool { kind == .jpeg && quality == nil }
-    /// Catalog key `compression`: PNG zlib level 0...9. The default, 2 with adaptive filters, was
-    /// chosen from `make bench`'s format table: about 4 times faster to encode than zlib's usual 6
-    /// for files about 13 % larger (bench/RESULTS.md).
+    /// Catalog key `compression`: PNG level 0...9 on zlib's scale, which the encoder maps onto
+    /// libdeflate's (docs/catalog.md). The default, 2 with adaptive filters, was chosen from
+    /// `make bench`'s format table with zlib: about 4 times faster to encode than zlib's usual 6 for
+    /// files about 13 % larger (bench/RESULTS.md); libdeflate writes it smaller and faster still.
     public var pngCompression: Int = 2
     /// Catalog key `pngFilter`: the PNG row filter.
     public var pngFilter: PNGFilter = .adaptive
@@ -110,7 +111,7 @@ public struct OutputFormat: Sendable, Hashable {
         /// No filter: fastest, largest for photographs.
         case none
         case sub, up, average, paeth
-        /// Each row gets the filter that suits it best (libvips' "all").
+        /// Each row gets the filter that suits it best (libpng's heuristic).
         case adaptive
     }
 

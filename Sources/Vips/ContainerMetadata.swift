@@ -1,39 +1,5 @@
 import Foundation
 
-/// A PNG reduced to the chunks that decoding its pixels needs.
-///
-/// libvips 8.14 writes a `pHYs` chunk from the image's resolution even with `strip`, and would
-/// write any text or profile chunk it is given; this keeps only the critical chunks (`IHDR`,
-/// `PLTE`, `IDAT`, `IEND`) and `tRNS`, so no resolution, colour tag, EXIF, XMP or ICC is left.
-enum PNGChunks {
-    private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-
-    /// Moves the chunks of the PNG in `bytes` that are kept to its front, in order, and returns
-    /// their length; nil when it is not a whole PNG. No copy of the file is made.
-    static func keepPixelsOnly(in bytes: UnsafeMutableRawBufferPointer) -> Int? {
-        guard bytes.starts(with: signature) else { return nil }
-        var kept = signature.count
-        var offset = signature.count
-        while offset + 12 <= bytes.count {
-            let length = Int(bytes.bigEndianUInt32(at: offset))
-            let end = offset + 12 + length
-            guard end <= bytes.count else { return nil }
-            let type = bytes[offset + 4..<offset + 8]
-            let last = type.elementsEqual("IEND".utf8)
-            // A chunk type whose first letter is upper case is critical: a decoder must understand it.
-            if type.first.map(isUpperCaseLetter) == true || type.elementsEqual("tRNS".utf8) {
-                bytes.move(offset..<end, to: kept)
-                kept += end - offset
-            }
-            if last { return kept }
-            offset = end
-        }
-        return nil
-    }
-
-    private static func isUpperCaseLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) }
-}
-
 /// A WebP reduced to the chunks that hold its pixels.
 ///
 /// libvips 8.14 writes an `EXIF` chunk (orientation, resolution, size) even with `strip`, and
@@ -82,10 +48,6 @@ enum WebPChunks {
 }
 
 private extension UnsafeMutableRawBufferPointer {
-    func bigEndianUInt32(at offset: Int) -> UInt32 {
-        self[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
-    }
-
     func littleEndianUInt32(at offset: Int) -> UInt32 {
         self[offset..<offset + 4].reversed().reduce(0) { $0 << 8 | UInt32($1) }
     }

@@ -5,7 +5,8 @@ import Synchronization
 
 /// An encoder and its settings, as cardbake writes output images.
 public enum VipsEncoder: Sendable, Hashable {
-    /// zlib `compression` 0...9 and the row filters to choose from.
+    /// `compression` 0...9 on zlib's scale, and the row filter; written by cardbake's own
+    /// writer on libdeflate (`PNGWriter`), not by libvips.
     case png(compression: Int, filter: PNGFilter)
     /// Quality 1...100, baseline, optimised Huffman tables; every chroma sample kept unless `chroma` says
     /// otherwise (colour edges and text stay sharp).
@@ -31,18 +32,19 @@ public enum VipsEncoder: Sendable, Hashable {
         case halved
     }
 
-    /// PNG row filters: one, or libvips' adaptive choice among all of them per row.
+    /// PNG row filters: one for every row, or the adaptive choice of one per row (libpng's heuristic).
     public enum PNGFilter: Sendable, Hashable {
-        case none, sub, up, average, paeth, all
+        case none, sub, up, average, paeth, adaptive
 
-        var flags: VipsForeignPngFilter {
+        /// The filter of every row; nil when each row gets its own.
+        var fixed: PNGRowFilter? {
             switch self {
-            case .none: VIPS_FOREIGN_PNG_FILTER_NONE
-            case .sub: VIPS_FOREIGN_PNG_FILTER_SUB
-            case .up: VIPS_FOREIGN_PNG_FILTER_UP
-            case .average: VIPS_FOREIGN_PNG_FILTER_AVG
-            case .paeth: VIPS_FOREIGN_PNG_FILTER_PAETH
-            case .all: VIPS_FOREIGN_PNG_FILTER_ALL
+            case .none: PNGRowFilter.none
+            case .sub: .sub
+            case .up: .up
+            case .average: .average
+            case .paeth: .paeth
+            case .adaptive: nil
             }
         }
     }
@@ -51,52 +53,42 @@ public enum VipsEncoder: Sendable, Hashable {
 extension VipsImage {
     /// Computes the image and encodes it with no metadata: no EXIF, XMP, ICC profile, resolution
     /// or colour tag, only the pixels and what decoding them needs (decoders take untagged pixels as sRGB).
+    /// PNG takes the samples as 8 bits, and 1 to 4 bands.
     public func encoded(as encoder: VipsEncoder) throws(VipsError) -> Data {
+        switch encoder {
+        case let .png(compression, filter):
+            return try PNGWriter(compression: compression, filter: filter).write(self)
+        case let .jpeg(quality, chroma):
+            return try saved(as: "JPEG") { cvips_jpegsave(pointer, $0, $1, Int32(quality), chroma == .halved ? 1 : 0) }
+        case let .webp(quality):
+            return try saved(as: "WebP", keeping: WebPChunks.keepPixelsOnly) { cvips_webpsave(pointer, $0, $1, Int32(quality)) }
+        case let .heif(quality, compression):
+            return try saved(as: "HEIF") { cvips_heifsave(pointer, $0, $1, Int32(quality), compression == .av1 ? 1 : 0) }
+        }
+    }
+
+    /// The file a libvips saver writes with `save`, less what `keep` removes from it in place, moving
+    /// what is kept to the front and returning its length (nil when the file is not a whole `format`):
+    /// an encoded bitmap is never copied. By default all is kept (JPEG and HEIF with `strip` have
+    /// nothing left to remove).
+    private func saved(as format: String,
+                       keeping keep: (UnsafeMutableRawBufferPointer) -> Int? = { $0.count },
+                       by save: (UnsafeMutablePointer<UnsafeMutableRawPointer?>, UnsafeMutablePointer<Int>) -> Int32)
+        throws(VipsError) -> Data {
         var length = 0
         let buffer = try VipsCall.step { () throws(VipsError) -> UnsafeMutableRawPointer in
             var buffer: UnsafeMutableRawPointer?
-            let status = switch encoder {
-            case let .png(compression, filter):
-                cvips_pngsave(pointer, &buffer, &length, Int32(compression), Int32(filter.flags.rawValue))
-            case let .jpeg(quality, chroma):
-                cvips_jpegsave(pointer, &buffer, &length, Int32(quality), chroma == .halved ? 1 : 0)
-            case let .webp(quality):
-                cvips_webpsave(pointer, &buffer, &length, Int32(quality))
-            case let .heif(quality, compression):
-                cvips_heifsave(pointer, &buffer, &length, Int32(quality), compression == .av1 ? 1 : 0)
-            }
-            guard status == 0, let buffer else {
+            guard save(&buffer, &length) == 0, let buffer else {
                 g_free(buffer)
                 throw VipsCall.failure(of: "save")
             }
             return buffer
         }
-        let kept: Int
-        do {
-            kept = try encoder.keepPixelsOnly(in: UnsafeMutableRawBufferPointer(start: buffer, count: length))
-        } catch {
+        guard let kept = keep(UnsafeMutableRawBufferPointer(start: buffer, count: length)) else {
             g_free(buffer)
-            throw error
+            throw VipsError(operation: "save", message: "libvips wrote \(length) bytes that are not a whole \(format)")
         }
         return Data(bytesNoCopy: buffer, count: kept, deallocator: .custom { pointer, _ in g_free(pointer) })
-    }
-}
-
-extension VipsEncoder {
-    /// Removes from the file libvips saved in `bytes` what its savers write even with `strip`
-    /// (JPEG and HEIF with `strip` have nothing left), moving what is kept to the front, in place:
-    /// an encoded bitmap is never copied. Returns the length kept.
-    func keepPixelsOnly(in bytes: UnsafeMutableRawBufferPointer) throws(VipsError) -> Int {
-        let (kept, format): (Int?, String) = switch self {
-        case .png: (PNGChunks.keepPixelsOnly(in: bytes), "PNG")
-        case .jpeg: (bytes.count, "JPEG")
-        case .webp: (WebPChunks.keepPixelsOnly(in: bytes), "WebP")
-        case .heif: (bytes.count, "HEIF")
-        }
-        guard let kept else {
-            throw VipsError(operation: "save", message: "libvips wrote \(bytes.count) bytes that are not a whole \(format)")
-        }
-        return kept
     }
 }
 
@@ -131,7 +123,7 @@ extension VipsEncoder {
     /// This format at fixed settings: what a probe of the format encodes.
     private var formatOnly: VipsEncoder {
         switch self {
-        case .png: .png(compression: 2, filter: .all)
+        case .png: .png(compression: 2, filter: .adaptive)
         case .jpeg: .jpeg(quality: 50)
         case .webp: .webp(quality: 50)
         case let .heif(_, compression): .heif(quality: 50, compression: compression)

@@ -93,10 +93,8 @@ int cvips_flatten(VipsImage *in, VipsImage **out, const double *background, int 
 int cvips_linear(VipsImage *in, VipsImage **out, const double *a, const double *b, int count);
 int cvips_replicate(VipsImage *in, VipsImage **out, int across, int down);
 
-/// Encoders with `strip`. libvips 8.14 still writes a PNG `pHYs` chunk and a WebP `EXIF` chunk;
-/// VipsImage.encoded removes them. `filter` is a VipsForeignPngFilter bit set. JPEG keeps every chroma
-/// sample unless `halved_chroma` is non-zero (4:2:0).
-int cvips_pngsave(VipsImage *in, void **buffer, size_t *length, int compression, int filter);
+/// Encoders with `strip` (PNG is cardbake's own writer). libvips 8.14 still writes a WebP `EXIF` chunk;
+/// VipsImage.encoded removes it. JPEG keeps every chroma sample unless `halved_chroma` is non-zero (4:2:0).
 int cvips_jpegsave(VipsImage *in, void **buffer, size_t *length, int quality, int halved_chroma);
 int cvips_webpsave(VipsImage *in, void **buffer, size_t *length, int quality);
 /// HEIF at 8 bits per channel through libheif: HEVC (HEIC) or, when `av1` is non-zero, AV1 (AVIF).

@@ -2,7 +2,7 @@ import CardBakeCatalog
 import Vips
 
 extension OutputFormat {
-    /// The libvips encoder for these settings.
+    /// The encoder for these settings.
     package var encoder: VipsEncoder {
         let quality = effectiveQuality ?? 100
         return switch kind {
@@ -16,7 +16,7 @@ extension OutputFormat {
 }
 
 extension OutputFormat.PNGFilter {
-    /// The libvips filter set for this choice.
+    /// The encoder's filter for this choice.
     package var encoderFilter: VipsEncoder.PNGFilter {
         switch self {
         case .none: .none
@@ -24,7 +24,7 @@ extension OutputFormat.PNGFilter {
         case .up: .up
         case .average: .average
         case .paeth: .paeth
-        case .adaptive: .all
+        case .adaptive: .adaptive
         }
     }
 }

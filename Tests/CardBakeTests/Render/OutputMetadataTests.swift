@@ -34,7 +34,7 @@ struct OutputMetadataTests {
 
     /// PNG is lossless; the lossy formats' chroma subsampling moves the picture's sharp colour edges.
     @Test("Encoding an image that holds EXIF and an ICC profile writes neither, and keeps the pixels",
-          arguments: [(VipsEncoder.png(compression: 2, filter: .all), 0), (.jpeg(quality: 90), 128), (.webp(quality: 90), 128)])
+          arguments: [(VipsEncoder.png(compression: 2, filter: .adaptive), 0), (.jpeg(quality: 90), 128), (.webp(quality: 90), 128)])
     func encodedImage(_ encoder: VipsEncoder, maxTolerance: Int) throws {
         let source = try VipsImage.decode(try Data(contentsOf: Self.taggedSource), maxWidth: 1000)
         let bytes = try source.encoded(as: encoder)
@@ -46,7 +46,7 @@ struct OutputMetadataTests {
     @Test("What is left of each format is what decoding needs")
     func partsLeft() throws {
         let image = try TestImage.blocks(width: 40, height: 30)
-        let png = try #require(ImageContainer.pngChunks(try image.encoded(as: .png(compression: 2, filter: .all))))
+        let png = try #require(ImageContainer.pngChunks(try image.encoded(as: .png(compression: 2, filter: .adaptive))))
         #expect(Set(png.map(\.name)) == ["IHDR", "IDAT", "IEND"] && png.first?.name == "IHDR")
         let webp = try #require(ImageContainer.webpChunks(try image.encoded(as: .webp(quality: 80))))
         #expect(webp.map(\.name) == ["VP8 "])
