@@ -42,20 +42,10 @@ public enum Vips {
         String(cString: vips_version_string())
     }
 
-    /// Whether ``start()`` has succeeded in this process.
-    public static var isStarted: Bool { started.load(ordering: .acquiring) }
-
-    /// The file libvips was loaded from; nil before ``start()`` succeeded, or when the dynamic
-    /// loader did not say.
-    public static var libraryPath: String? {
-        guard isStarted, let path = cardbake_render_stack_libvips_path() else { return nil }
-        return String(cString: path)
-    }
-
     /// Frees libvips' per-thread state. Threads libvips did not create call this before they end;
     /// it does nothing while libvips has not started.
     public static func threadShutdown() {
-        guard isStarted else { return }
+        guard started.load(ordering: .acquiring) else { return }
         vips_thread_shutdown()
     }
 }
