@@ -1,4 +1,3 @@
-import CRenderStack
 import CVips
 import CVipsShim
 import Foundation
@@ -7,7 +6,6 @@ import Synchronization
 /// libvips, started once per process.
 public enum Vips {
     private static let startup: Result<Void, VipsError> = {
-        cardbake_render_stack_load_or_exit()
         if cvips_start(CommandLine.arguments.first ?? "cardbake") != 0 {
             return .failure(VipsError.fromBuffer(operation: "start"))
         }
@@ -23,9 +21,8 @@ public enum Vips {
     /// (docs/RELIABILITY.md reproduces the crash with libvips alone, and shows this lock preventing it).
     static let pipelineLock = Mutex<Void>(())
 
-    /// Loads and starts libvips (first call only): operation cache off, untrusted loaders blocked.
-    /// Call before starting any thread that uses libvips. Throws if libvips cannot start; a process
-    /// that cannot load it exits 127 (`cardbake_render_stack_load_or_exit`).
+    /// Starts libvips (first call only): operation cache off, untrusted loaders blocked.
+    /// Call before starting any thread that uses libvips. Throws if libvips cannot start.
     public static func start() throws(VipsError) {
         try startup.get()
     }
@@ -37,7 +34,7 @@ public enum Vips {
         vips_concurrency_set(Int32(max(1, threads)))
     }
 
-    /// The libvips version, e.g. `8.14.1`. Loads libvips if nothing has yet.
+    /// The libvips version, e.g. `8.14.1`.
     public static var version: String {
         String(cString: vips_version_string())
     }
