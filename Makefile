@@ -21,9 +21,6 @@ APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev libssl-dev libcurl
 TEST_APT_PACKAGES := chromium python3 nginx-light python3-yaml
 # The benchmark's peers: ImageMagick, and a Python virtual environment for pyvips.
 BENCH_APT_PACKAGES := imagemagick python3-venv python3-pip linux-perf
-# The render stack's header-only pkg-config packages: Package.swift then binds libvips and Pango at
-# their first use instead of linking them (Sources/CRenderStack).
-export PKG_CONFIG_PATH := $(CURDIR)/Sources/CRenderStack/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 # The version `cardbake --version` prints (Builder.version in Sources/CardBake): make dist names the tarball after it.
 VERSION      := $(shell grep -rhoE 'static let version = "[^"]+"' Sources/CardBake | head -1 | cut -d'"' -f2)
 # The release build links the Swift runtime in (standard library, Foundation, Dispatch), so the same
@@ -66,9 +63,9 @@ build: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 
 ## dist: dist/cardbake-<version>-linux-<arch>.tar.gz: the release binary (stripped), README with the apt
-## command for the runtime packages (derived from ldd, the dlopened sonames and dpkg -S), the
-## licences (scripts/package-dist). For this machine's architecture only: there is no cross toolchain
-## here, so an arm64 tarball needs `make dist` on an arm64 machine.
+## command for the runtime packages (derived from ldd and dpkg -S), the licences (scripts/package-dist).
+## For this machine's architecture only: there is no cross toolchain here, so an arm64 tarball needs
+## `make dist` on an arm64 machine.
 dist: build
 	$(call apt_install,binutils)
 	SWIFT=$(SWIFT) scripts/package-dist $(RELEASE_BIN) $(VERSION) dist

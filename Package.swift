@@ -1,17 +1,6 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Under the Makefile, which points PKG_CONFIG_PATH at Sources/CRenderStack/pkgconfig, x86-64 Linux
-// builds do not link libvips and Pango: CRenderStack loads them at their first use, so a command that
-// renders nothing (a `check` or no-op build answered by the whole-build record) starts without their
-// 98 files. A plain `swift build`, or another architecture, links them as usual.
-#if arch(x86_64) && os(Linux)
-let bindsRenderStackAtFirstUse = (Context.environment["PKG_CONFIG_PATH"] ?? "").split(separator: ":")
-    .contains { $0.hasSuffix("Sources/CRenderStack/pkgconfig") }
-#else
-let bindsRenderStackAtFirstUse = false
-#endif
-
 // The targets follow the data's path; each depends only on the ones above it in this list.
 // docs/ARCHITECTURE.md draws the graph and says where each concern lives.
 let package = Package(
@@ -63,21 +52,18 @@ let package = Package(
         // The catalog: JSON with positions, schema, validation, styles and their fingerprints.
         .target(name: "CardBakeCatalog", dependencies: ["CardBakeCache", "CardBakeFiles", "CardBakeManifest"]),
         // Rendering: one card's inputs in, its bitmaps out (libvips, Pango).
-        .systemLibrary(name: "CVips", pkgConfig: bindsRenderStackAtFirstUse ? "cardbake-vips-headers" : "vips",
-                       providers: [.apt(["libvips-dev"])]),
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(
             name: "CPangoCairo",
-            pkgConfig: bindsRenderStackAtFirstUse ? "cardbake-pangocairo-headers" : "pangocairo",
+            pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libfontconfig-dev"])]
         ),
-        .target(name: "CRenderStack", exclude: ["pkgconfig"]),
-        .target(name: "CVipsShim", dependencies: ["CVips", "CRenderStack"]),
-        .target(name: "CTextRaster", dependencies: ["CPangoCairo", "CRenderStack"],
-                linkerSettings: [.linkedLibrary("fontconfig")]
-                    + (bindsRenderStackAtFirstUse ? [] : [.linkedLibrary("pangoft2-1.0")])),
-        // libdeflate: PNG output's compression and CRCs (Sources/Vips/PNGWriter.swift), linked directly.
+        .target(name: "CVipsShim", dependencies: ["CVips"]),
+        .target(name: "CTextRaster", dependencies: ["CPangoCairo"],
+                linkerSettings: [.linkedLibrary("fontconfig"), .linkedLibrary("pangoft2-1.0")]),
+        // libdeflate: PNG output's compression and CRCs (Sources/Vips/PNGWriter.swift).
         .systemLibrary(name: "CLibdeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
-        .target(name: "Vips", dependencies: ["CVips", "CVipsShim", "CRenderStack", "CLibdeflate"]),
+        .target(name: "Vips", dependencies: ["CVips", "CVipsShim", "CLibdeflate"]),
         .target(
             name: "CardBakeRender",
             dependencies: ["CardBakeCatalog", "CardBakeCache", "CardBakeFiles", "CardBakeKit", "CardBakeManifest", "Vips",

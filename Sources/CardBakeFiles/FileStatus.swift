@@ -1,7 +1,7 @@
 import Glibc
 
 /// The parts of a file's `stat` that change when its contents may have changed.
-package struct FileStatus: Codable, Equatable, Sendable {
+package struct FileStatus: Equatable, Sendable {
     /// Length in bytes.
     package var size: Int64
     /// Last content change, in nanoseconds since 1970.

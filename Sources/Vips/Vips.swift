@@ -1,4 +1,3 @@
-import CRenderStack
 import CVips
 import CVipsShim
 import Foundation
@@ -7,7 +6,6 @@ import Synchronization
 /// libvips, started once per process.
 public enum Vips {
     private static let startup: Result<Void, VipsError> = {
-        cardbake_render_stack_load_or_exit()
         if cvips_start(CommandLine.arguments.first ?? "cardbake") != 0 {
             return .failure(VipsError.fromBuffer(operation: "start"))
         }
@@ -23,9 +21,8 @@ public enum Vips {
     /// (docs/RELIABILITY.md reproduces the crash with libvips alone, and shows this lock preventing it).
     static let pipelineLock = Mutex<Void>(())
 
-    /// Loads and starts libvips (first call only): operation cache off, untrusted loaders blocked.
-    /// Call before starting any thread that uses libvips. Throws if libvips cannot start; a process
-    /// that cannot load it exits 127 (`cardbake_render_stack_load_or_exit`).
+    /// Starts libvips (first call only): operation cache off, untrusted loaders blocked.
+    /// Call before starting any thread that uses libvips. Throws if libvips cannot start.
     public static func start() throws(VipsError) {
         try startup.get()
     }
@@ -37,25 +34,15 @@ public enum Vips {
         vips_concurrency_set(Int32(max(1, threads)))
     }
 
-    /// The libvips version, e.g. `8.14.1`. Loads libvips if nothing has yet.
+    /// The libvips version, e.g. `8.14.1`.
     public static var version: String {
         String(cString: vips_version_string())
-    }
-
-    /// Whether ``start()`` has succeeded in this process.
-    public static var isStarted: Bool { started.load(ordering: .acquiring) }
-
-    /// The file libvips was loaded from; nil before ``start()`` succeeded, or when the dynamic
-    /// loader did not say.
-    public static var libraryPath: String? {
-        guard isStarted, let path = cardbake_render_stack_libvips_path() else { return nil }
-        return String(cString: path)
     }
 
     /// Frees libvips' per-thread state. Threads libvips did not create call this before they end;
     /// it does nothing while libvips has not started.
     public static func threadShutdown() {
-        guard isStarted else { return }
+        guard started.load(ordering: .acquiring) else { return }
         vips_thread_shutdown()
     }
 }

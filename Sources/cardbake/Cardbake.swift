@@ -17,9 +17,8 @@ struct Cardbake: AsyncParsableCommand {
             folder of another version, a format libvips cannot write, or a bad --xcassets (nothing rendered), \
             or shards merge refused; 3 another cardbake used the output or cache folder for longer than \
             --lock-timeout; 130 interrupted (143 on SIGTERM); 127 libvips or Pango cannot be loaded.
-
-            `cardbake --version` prints the version and that of libvips.
             """,
+        version: Builder.generator,
         subcommands: [BuildCommand.self, WatchCommand.self, CheckCommand.self, CleanCommand.self, MergeCommand.self,
                       CacheCommand.self],
         defaultSubcommand: BuildCommand.self
@@ -41,12 +40,6 @@ enum Main {
         // such free, and later buffers of every size then fragment the heap, so the peak grows with
         // the catalog.
         mallopt(M_MMAP_THRESHOLD, 128 << 10)
-        // Answered here rather than by ArgumentParser, whose configuration every command builds:
-        // naming libvips loads it, and a command that renders nothing starts without it.
-        if CommandLine.arguments.dropFirst().elementsEqual(["--version"]) {
-            print(Builder.generator)
-            return
-        }
         do {
             var command = try Cardbake.parseAsRoot()
             if var command = command as? any AsyncParsableCommand {

@@ -73,15 +73,13 @@ public struct BuildRequest: Sendable {
 
     /// Everything but the catalog and its files that decides what a build writes: the overrides,
     /// the generator, the manifest's schema and the renderer. Shards merge only when theirs agree.
-    /// Names libvips without loading it while the cache's ``LibvipsRecord`` holds.
     var settingsDigest: ContentDigest {
-        let libvips = LibvipsRecord.version(cache: cache)
         var settings = Fingerprint(domain: "build-settings")
         settings.add("scales", overrides.scales.map { $0.map(String.init).joined(separator: ",") })
         settings.add("format", overrides.format?.rawValue)
-        settings.add("generator", Builder.generator(libvips: libvips))
+        settings.add("generator", Builder.generator)
         settings.add("manifestSchema", CardManifest.schemaVersion)
-        settings.add("renderer", RendererVersion.digest(libvips: libvips))
+        settings.add("renderer", RendererVersion.digest)
         return settings.digest
     }
 }

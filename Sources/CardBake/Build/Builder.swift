@@ -35,10 +35,7 @@ public struct Builder: Sendable {
     /// The name and version this build writes into manifests.
     public static let version = "0.1.0"
     public static var libvipsVersion: String { Vips.version }
-    public static var generator: String { generator(libvips: libvipsVersion) }
-
-    /// The manifest's `generator` of a build with libvips `libvips`.
-    static func generator(libvips: String) -> String { "cardbake \(version) (libvips \(libvips))" }
+    public static var generator: String { "cardbake \(version) (libvips \(libvipsVersion))" }
 
     public init(request: BuildRequest, memo: RebuildMemo? = nil) {
         self.request = request

@@ -1,5 +1,4 @@
 import CardBakeCache
-import CardBakeRender
 import Foundation
 import Synchronization
 
@@ -82,7 +81,6 @@ struct CacheWorkspace {
             group.addTask { try? statCache.save(to: folder.appendingPathComponent(Self.statCacheFile)) }
             group.addTask { try? store.save(to: folder.appendingPathComponent(Self.indexFile)) }
             group.addTask { try? textCoverage.save(to: folder.appendingPathComponent(Self.textCoverageFile)) }
-            group.addTask { try? LibvipsRecord.ofLoadedLibrary()?.save(in: folder) }
             group.addTask {
                 var uses = CacheEntryUses(loadingFrom: folder)
                 store.forEachUsedEntry { uses.use($0, at: now) }
@@ -103,7 +101,6 @@ struct CacheWorkspace {
         try? statCache.save(to: folder.appendingPathComponent(Self.statCacheFile))
         try? CacheUseRecord(finished: Int64(Date().timeIntervalSince1970), store: store.usage, statCache: statCache)
             .save(in: folder)
-        try? LibvipsRecord.ofLoadedLibrary()?.save(in: folder)
     }
 
     /// Waits (a bounded time) for the uploads to the remote cache still running; what the build
