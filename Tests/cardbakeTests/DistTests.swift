@@ -84,12 +84,15 @@ struct DistTests {
             #expect(readme.contains("apt-get install --no-install-recommends " + packages.joined(separator: " ")), "\(readme)")
             #expect(readme.contains("./cardbake build"))
 
-            // Licences: the Swift runtime's, and those of the Swift packages linked in.
+            // Licences: the Swift runtime's, ICU's, and those of the Swift packages linked in.
             for package in ["swift", "swift-argument-parser", "swift-system", "swift-collections"] {
                 let license = folder.appendingPathComponent("licenses/\(package)/LICENSE.txt")
                 let text = try #require(try? String(contentsOf: license, encoding: .utf8), "no licenses/\(package)/LICENSE.txt")
                 #expect(text.contains("Apache License"), "\(package)")
             }
+            // ICU, which Foundation embeds: the Unicode licence.
+            let icu = try String(contentsOf: folder.appendingPathComponent("licenses/icu/copyright"), encoding: .utf8)
+            #expect(icu.contains("Unicode, Inc.") && icu.contains("Permission is hereby granted"), "\(icu.prefix(300))")
         }
     }
 
