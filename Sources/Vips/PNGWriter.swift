@@ -2,10 +2,7 @@ import Foundation
 
 /// Writes 8-bit PNG files compressed with libdeflate: the signature, `IHDR`, one `IDAT` and `IEND`,
 /// and no other chunk, so no metadata. The same samples and settings always give the same bytes.
-///
-/// libvips saves PNG through libpng and zlib, which took more than a third of a cold PNG build's
-/// CPU; libdeflate compresses several times faster to smaller files. No packaged PNG writer
-/// compresses with libdeflate (libpng and libspng call zlib), hence this small one.
+/// No packaged PNG writer compresses with libdeflate (libpng and libspng call zlib), hence this small one.
 struct PNGWriter {
     /// On zlib's scale, 0...9: see ``deflateLevel``.
     let compression: Int

@@ -5,8 +5,8 @@ import Vips
 /// PSNR of its lossless pixels, and the rows where its text is drawn within `textDecibels`. An image is
 /// encoded with each of `steps` in turn, the cheapest to decode first, until one keeps both; the last
 /// is used whatever it measures. An image that a halved-chroma step leaves more than
-/// `halvedChromaReach` dB short goes straight to the first full-chroma step: a higher quality gains
-/// about 1 to 1.5 dB (bench/RESULTS.md, the device section's encodings).
+/// `halvedChromaReach` dB short goes straight to the first full-chroma step: a higher quality with
+/// halved chroma would not make up that much.
 package struct FidelityFloor: Sendable {
     package var cardDecibels = 38.0
     package var textDecibels = 36.0
