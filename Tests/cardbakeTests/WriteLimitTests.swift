@@ -68,14 +68,9 @@ struct WriteLimitTests {
             try #require(try sandbox.run(["build", "catalog.json", "--output", "OUT"]).status == 0)
             let changed = threeCards.map { CardSpec($0.id, image: $0.image, title: $0.title + ", changed") }
             try sandbox.writeCatalog(changed, style: style)
-            try #require(try sandbox.run(["build", "catalog.json", "--output", "REF"]).status == 0)
 
             // When a limit lets every 1x file be written but no 3x one
-            let sizes = { (scale: Int) in try changed.map { try sandbox.data("REF/cards/\($0.id)@\(scale)x.jpg").count } }
-            let (largest1x, smallest3x) = (try sizes(1).max()!, try sizes(3).min()!)
-            try #require(largest1x + 2048 < smallest3x)
-            let limited = try sandbox.run(["build", "catalog.json", "--output", "OUT"],
-                                          fileSizeLimit: (largest1x + smallest3x) / 2 / 1024)
+            let limited = try buildLimitedBetweenScales(changed, in: sandbox)
 
             // Then the build stops, and every file the manifest on disk lists has the bytes it lists
             #expect(limited.exited && limited.status == 1, limited.comment)
@@ -96,14 +91,9 @@ struct WriteLimitTests {
             let changed = [CardSpec("new-coffee", image: "coffee.jpg", title: "Another coffee")]
                 + threeCards.map { CardSpec($0.id, image: $0.image, title: $0.title + ", changed") }
             try sandbox.writeCatalog(changed, style: style)
-            try #require(try sandbox.run(["build", "catalog.json", "--output", "REF"]).status == 0)
 
             // When a limit lets every 1x file be written but no 3x one, one card at a time, so the new card's 1x is written
-            let sizes = { (scale: Int) in try changed.map { try sandbox.data("REF/cards/\($0.id)@\(scale)x.jpg").count } }
-            let (largest1x, smallest3x) = (try sizes(1).max()!, try sizes(3).min()!)
-            try #require(largest1x + 2048 < smallest3x)
-            let limited = try sandbox.run(["build", "catalog.json", "--output", "OUT", "--jobs", "1"],
-                                          fileSizeLimit: (largest1x + smallest3x) / 2 / 1024)
+            let limited = try buildLimitedBetweenScales(changed, in: sandbox, ["--jobs", "1"])
 
             // Then the build stops, and the folder is the old build's: its manifest, the files it lists
             // with the bytes it lists, nothing else (no new card's file, no journal left for the next build)
@@ -113,6 +103,17 @@ struct WriteLimitTests {
 
             try expectNextBuildCompletes(in: sandbox)
         }
+    }
+
+    /// Builds the catalog (`cards`, at scales 1 and 3) into OUT with `arguments` under a file size
+    /// limit that lets every 1x file be written but no 3x one, the sizes taken from a build into REF.
+    private func buildLimitedBetweenScales(_ cards: [CardSpec], in sandbox: Sandbox, _ arguments: [String] = []) throws -> RunResult {
+        try #require(try sandbox.run(["build", "catalog.json", "--output", "REF"]).status == 0)
+        let sizes = { (scale: Int) in try cards.map { try sandbox.data("REF/cards/\($0.id)@\(scale)x.jpg").count } }
+        let (largest1x, smallest3x) = (try sizes(1).max()!, try sizes(3).min()!)
+        try #require(largest1x + 2048 < smallest3x)
+        return try sandbox.run(["build", "catalog.json", "--output", "OUT"] + arguments,
+                               fileSizeLimit: (largest1x + smallest3x) / 2 / 1024)
     }
 
     /// A build without the limit succeeds, and its output is byte for byte that of a build from scratch.
