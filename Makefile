@@ -20,7 +20,7 @@ APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev libssl-dev libcurl
 # YAML in their tests (nginx -t checks the nginx server block).
 TEST_APT_PACKAGES := chromium python3 nginx-light python3-yaml
 # The benchmark's peers: ImageMagick, and a Python virtual environment for pyvips.
-BENCH_APT_PACKAGES := imagemagick python3-venv python3-pip linux-perf
+BENCH_APT_PACKAGES := imagemagick python3-venv python3-pip linux-perf libturbojpeg0
 # The version `cardbake --version` prints (Builder.version in Sources/CardBake): make dist names the tarball after it.
 VERSION      := $(shell grep -rhoE 'static let version = "[^"]+"' Sources/CardBake | head -1 | cut -d'"' -f2)
 # The release build links the Swift runtime in (standard library, Foundation, Dispatch), so the same

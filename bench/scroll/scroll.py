@@ -1,8 +1,8 @@
 """The scroll benchmark: do prerendered cards scroll at 60 FPS where cards drawn at runtime do not?
 
-Builds the bench's 100-card catalog with cardbake, as PNG and in the default format (JPEG q90
-without chroma subsampling; its gallery is the prerendered page: one `<img>` per card) and writes the runtime page (runtime_page.py: the photo, a CSS blur and
-saturation, gradient and text drawn live per card). Each page is loaded in Debian's headless
+Builds the bench's 100-card catalog with cardbake, as PNG and in the default format (JPEG picked per
+image; its gallery is the prerendered page: one `<img>` per card) and writes the runtime page
+(runtime_page.py: the photo, a CSS blur and saturation, gradient and text drawn live per card). Each page is loaded in Debian's headless
 Chromium, driven over the DevTools protocol (Tests/Browser/chromium_pipe.py), at 390 x 844 CSS
 pixels and device scale factor 3 (a phone), and scrolled by a script: SCROLL_PIXELS CSS pixels in
 SCROLL_SECONDS at a constant speed, the position set in every requestAnimationFrame callback.
@@ -16,9 +16,11 @@ Each run also counts the cards that entered the viewport, so that the device's C
 (raster + decode + draw + main thread, over those cards) compares pages whose cards cost differently.
 A fresh browser per run; BENCH_RUNS runs (3) of each page, alternating, in each setting: the
 phone as the machine runs; the phone with its main thread throttled 4x
-(Emulation.setCPUThrottlingRate), as a slower phone; the phone short of CPU as a phone is, the whole
-browser on one core shared with a busy process; and a 1440 x 900 window at scale 2 and at scale 3,
-whose four columns of cards bring more pixels to decode or draw per scrolled distance.
+(Emulation.setCPUThrottlingRate), as a slower phone; the whole browser on one core shared with a busy
+process, as a phone whose other work takes half its CPU; both at once, the phone short of CPU; and a
+1440 x 900 window at scale 2 and at scale 3, whose four columns of cards bring more pixels to decode
+or draw per scrolled distance. For the two busy-core settings, a last table sets the default gallery
+against the runtime page run by run: late frames and CPU per card shown.
 
 Prints the table and writes it as its own section of bench/RESULTS.md (a quick run, BENCH_QUICK=1:
 bench/work/RESULTS-quick.md).
@@ -60,6 +62,8 @@ class Setting(NamedTuple):
 SETTINGS = (Setting("phone 390 x 844 @3", (390, 844, 3, True)),
             Setting("phone, main thread 4x slower", (390, 844, 3, True), throttling=4),
             Setting("phone, browser on one busy core", (390, 844, 3, True), one_busy_core=True),
+            Setting("phone short of CPU: one busy core, main thread 4x slower", (390, 844, 3, True), throttling=4,
+                    one_busy_core=True),
             Setting("desktop 1440 x 900 @2", (1440, 900, 2, False)),
             Setting("desktop 1440 x 900 @3", (1440, 900, 3, False)))
 BUSY_CORE = 0
@@ -184,11 +188,20 @@ def percentile(values, share):
     return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
 
 
+def late_share(frames):
+    """The share of `frames` (ms) that missed at least one vsync."""
+    return sum(frame > LATE_MS for frame in frames) / len(frames)
+
+
+def cpu_per_card(run):
+    """Device CPU ms (raster + decode + draw + main thread) per card that entered the viewport in `run`."""
+    return sum(run["compositor"][key] for key in (*WORK_EVENTS, "main")) / run["cardsShown"]
+
+
 def row(setting, name, runs):
     """A table row from the runs of one page in one setting."""
     frames = [frame for run in runs for frame in run["frames"]]
     long_tasks = [task for run in runs for task in run["longTasks"]]
-    late = sum(frame > LATE_MS for frame in frames)
     compositor = [run["compositor"] for run in runs]
 
     def per_run(key, format="{:.0f}"):
@@ -197,20 +210,35 @@ def row(setting, name, runs):
         return f"{format.format(statistics.median(values))} ({', '.join(format.format(value) for value in values)})"
 
     def per_card_shown():
-        """Device CPU ms (raster + decode + draw + main thread) per card that entered the viewport."""
-        values = [sum(work[key] for key in (*WORK_EVENTS, "main")) / run["cardsShown"]
-                  for work, run in zip(compositor, runs)]
+        values = [cpu_per_card(run) for run in runs]
         return f"{statistics.median(values):.1f} ({', '.join(f'{value:.1f}' for value in values)})"
 
     return [setting, name,
             f"{len(frames)} ({', '.join(str(len(run['frames'])) for run in runs)})",
             f"{statistics.median(frames):.1f}", f"{percentile(frames, 0.95):.1f}",
-            f"{100 * late / len(frames):.1f} %",
+            f"{100 * late_share(frames):.1f} %",
             f"{len(long_tasks)} ({sum(long_tasks):.0f} ms)",
             per_run("presented"), per_run("partial"), per_run("dropped"),
             per_run("raster"), per_run("decode"), per_run("draw"), per_run("main"),
             f"{statistics.median(run['cardsShown'] for run in runs):.0f}", per_card_shown(),
             ", ".join(f"{run['load']:.1f}" for run in runs)]
+
+
+def short_of_cpu_rows(raw, gallery, runtime):
+    """Per busy-core setting and run: the default gallery's late frames and CPU per card shown against
+    the runtime page's, and whether the gallery had fewer late frames and less CPU per card in every run."""
+    rows = []
+    for setting in (setting for setting in SETTINGS if setting.one_busy_core):
+        pairs = list(zip(raw[setting.name][gallery], raw[setting.name][runtime]))
+        figures = [(late_share(ours["frames"]), late_share(theirs["frames"]), cpu_per_card(ours), cpu_per_card(theirs))
+                   for ours, theirs in pairs]
+        rows.append([setting.name,
+                     ", ".join(f"{100 * ours:.1f} / {100 * theirs:.1f} %" for ours, theirs, _, _ in figures),
+                     ", ".join(f"{ours:.1f} / {theirs:.1f}" for _, _, ours, theirs in figures),
+                     "yes" if all(late < runtime_late and cpu < runtime_cpu for late, runtime_late, cpu, runtime_cpu in figures)
+                     else "no"])
+    return bench.table(["setting", "late frames per run: gallery / runtime", "CPU ms per card shown per run: gallery / runtime",
+                        "gallery fewer late frames and less CPU in every run"], rows)
 
 
 def main():
@@ -219,9 +247,10 @@ def main():
     version = subprocess.run([binary, "--version"], check=True, capture_output=True, text=True).stdout.strip()
     bench.progress(f"scroll: building {CARDS} cards")
     png, default = build_gallery(binary, "png"), build_gallery(binary, "jpeg")
+    gallery, runtime = "prerendered: cardbake gallery, JPEG (the default)", "runtime: CSS blur, gradient, text"
     pages = {"prerendered: cardbake gallery, PNG": png / "index.html",
-             "prerendered: cardbake gallery, JPEG (the default)": default / "index.html",
-             "runtime: CSS blur, gradient, text": runtime_page.write(
+             gallery: default / "index.html",
+             runtime: runtime_page.write(
                  WORK / f"runtime-{CARDS}", png / "manifest.json", make_data.catalog_path(CARDS))}
     chromium = subprocess.run([os.environ.get("CHROMIUM", "/usr/bin/chromium"), "--version"],
                               capture_output=True, text=True).stdout.strip()
@@ -266,13 +295,18 @@ def main():
         "where the scrolling script, the gallery's script and the loading of images run, and which the "
         "throttled setting slows 4x. Cards shown: the cards that entered the viewport during the scroll (median "
         "over the runs); CPU per card shown: the four CPU columns' sum over them, the device's cost of showing a card. "
-        f"The busy-core setting runs the whole browser on core {BUSY_CORE} with a process spinning on it, as a phone "
-        "whose other work takes half its CPU. Load: the one-minute load average after each run.",
+        f"The busy-core settings run the whole browser on core {BUSY_CORE} with a process spinning on it, as a phone "
+        "whose other work takes half its CPU; the one short of CPU also slows the main thread 4x, as a slower phone. "
+        "Load: the one-minute load average after each run.",
         *[f"- Run again after a failure: {retry}." for retry in retries],
         "",
         bench.table(["setting", "page", "frames (per run)", "median ms", "p95 ms", "late frames",
                      "long tasks", "presented", "partial", "dropped", "raster CPU ms", "decode CPU ms",
                      "draw CPU ms", "main thread CPU ms", "cards shown", "CPU ms per card shown", "load per run"], rows),
+        "",
+        "### Short of CPU: the default gallery against the runtime page, run by run",
+        "",
+        short_of_cpu_rows(raw, gallery, runtime),
     ])
     results.publish(bench.RESULTS, "scroll", section)
 

@@ -20,8 +20,8 @@ enum GalleryAssets {
         .card{position:relative;flex:none;margin:0;overflow:hidden;background-size:cover;\
         box-shadow:var(--shadow);outline:none}
         .card img{position:absolute;inset:0;display:block;width:100%;height:100%}
-        .card img.bitmap{opacity:0;transition:opacity .35s ease-out}
-        .card.shown img.bitmap{opacity:1}
+        .card img.bitmap.arriving{animation:arrive .35s ease-out}
+        @keyframes arrive{from{opacity:0}}
         figcaption{position:absolute;inset:auto 0 0;padding:36px 14px 12px;color:#fff;\
         background:linear-gradient(rgb(0 0 0/0),rgb(0 0 0/.75));opacity:0;transform:translateY(8px);\
         transition:opacity .15s,transform .15s;pointer-events:none}
@@ -32,7 +32,8 @@ enum GalleryAssets {
         """
 
     /// Paints the ThumbHash of each card that has no data URL and loads its bitmap once the card is within two screens of
-    /// the viewport (the working range), fades the bitmap in once it has decoded, drops the bitmap
+    /// the viewport (the working range), shows the bitmap once it has decoded (fading it in when the card is on
+    /// screen), drops the bitmap
     /// again once the card is more than six screens away, and reloads the page when
     /// `index-version.js` names another version. `cardbakeGallery.decodeThumbHash` is exposed for
     /// tests.
@@ -117,6 +118,8 @@ enum GalleryAssets {
             }
           };
 
+          // The bitmap of each card being loaded, until it has decoded or the card is released.
+          const pending = new Map();
           const loadBitmap = (card) => {
             const image = new Image();
             image.className = "bitmap";
@@ -124,14 +127,27 @@ enum GalleryAssets {
             image.decoding = "async";
             image.srcset = card.dataset.srcset;
             image.src = card.dataset.src;
-            card.insertBefore(image, card.querySelector("figcaption"));
-            // Nothing for an image released before it decoded.
-            const mark = (name) => () => image.isConnected && card.classList.add(name);
-            image.decode().then(() => requestAnimationFrame(mark("shown")), mark("failed"));
+            pending.set(card, image);
+            // Into the page once decoded. Faded in only where the reader sees it arrive: a fade is a
+            // layer of its own that the browser rasterises again, and a card decoded ahead, off
+            // screen, needs none.
+            image.decode().then(() => {
+              if (pending.get(card) !== image) return;
+              pending.delete(card);
+              const { top, bottom } = card.getBoundingClientRect();
+              if (bottom > 0 && top < innerHeight) image.classList.add("arriving");
+              card.insertBefore(image, card.querySelector("figcaption"));
+              card.classList.add("shown");
+            }, () => {
+              if (pending.get(card) !== image) return;
+              pending.delete(card);
+              card.classList.add("failed");
+            });
           };
 
           // The <img> removed, so that the browser can let go of its decoded pixels; the placeholder stays.
           const releaseBitmap = (card) => {
+            pending.delete(card);
             card.querySelector("img.bitmap")?.remove();
             card.classList.remove("shown", "failed");
           };

@@ -128,19 +128,46 @@ struct GalleryBrowserTests {
         var description: String { "top \(top), bottom \(bottom), naturalWidth \(naturalWidth), shown \(shown)" }
     }
 
+    /// The colour of every card's bitmap in ``writeLongPage(in:)``.
+    static let longPageColour: [UInt8] = [40, 90, 200]
+
+    /// A gallery of 60 cards of 300 × 200 with one blue bitmap, its page in `folder`: in a viewport of 400 × 600,
+    /// one card a row, 240 px apart, 24 screens.
+    static func writeLongPage(in folder: URL) throws -> URL {
+        try TestImage.write(TestImage.solid(width: 300, height: 200, longPageColour),
+                            to: folder.appendingPathComponent("cards/blue@1x.png"))
+        let cards = (0..<60).map {
+            GalleryCard(id: "card-\($0)", title: "Card \($0)", width: 300, height: 200, color: "#C86414",
+                        thumbhash: nil, dataURL: nil, images: [(1, "cards/blue@1x.png")])
+        }
+        let page = folder.appendingPathComponent("index.html")
+        try GalleryPage(cards: cards, generator: "cardbake test", version: ContentDigest.sha256(Data())).html.write(to: page)
+        return page
+    }
+
+    @Test("A bitmap decoded while its card is on screen fades in; one decoded ahead, off screen, shows without a fade")
+    func fadeOnlyOnScreen() throws {
+        try withTemporaryDirectory { folder in
+            let page = try Self.writeLongPage(in: folder)
+            // Every card within the two screens below the first is decoded ahead of the reader.
+            let ahead = "[...document.querySelectorAll('.card')].filter(c => c.getBoundingClientRect().top < 3 * innerHeight)"
+            let values = try PageProbe.run(page, width: 400, height: 600, steps: [
+                "wait:\(ahead).every(c => c.classList.contains('shown'))",
+                "eval:\(ahead).map(c => [c.getBoundingClientRect().top < innerHeight, "
+                    + "c.querySelector('img.bitmap').classList.contains('arriving')])",
+            ])
+            let cards = try #require(values.first as? [[Bool]])
+            let onScreen = cards.filter { $0[0] }, offScreen = cards.filter { !$0[0] }
+            try #require(onScreen.count >= 2 && offScreen.count >= 4, "\(cards)")
+            #expect(onScreen.allSatisfy { $0[1] }, "a card on screen without its fade: \(cards)")
+            #expect(offScreen.allSatisfy { !$0[1] }, "a card decoded off screen with a fade: \(cards)")
+        }
+    }
+
     @Test("A card six screens from the viewport drops its bitmap for its placeholder, and loads it again when it comes back")
     func farCardsReleased() throws {
         try withTemporaryDirectory { folder in
-            // 60 cards of 300 × 200 in a viewport of 400 × 600: one a row, 240 px apart, 24 screens.
-            let bitmapColour: [UInt8] = [40, 90, 200]
-            try TestImage.write(TestImage.solid(width: 300, height: 200, bitmapColour),
-                                to: folder.appendingPathComponent("cards/blue@1x.png"))
-            let cards = (0..<60).map {
-                GalleryCard(id: "card-\($0)", title: "Card \($0)", width: 300, height: 200, color: "#C86414",
-                            thumbhash: nil, dataURL: nil, images: [(1, "cards/blue@1x.png")])
-            }
-            let page = folder.appendingPathComponent("index.html")
-            try GalleryPage(cards: cards, generator: "cardbake test", version: ContentDigest.sha256(Data())).html.write(to: page)
+            let page = try Self.writeLongPage(in: folder)
             let screenshot = folder.appendingPathComponent("shot.png")
             // Down a screen at a time, each card shown on the way; at the bottom, back to the top at once.
             let down = (0..<30).flatMap { _ in ["eval:scrollBy(0, innerHeight)", Self.inViewShown] }
@@ -172,7 +199,8 @@ struct GalleryBrowserTests {
             // The screenshot shows the first card's bitmap, not its placeholder colour.
             let shot = try Bitmap(encoded: Data(contentsOf: screenshot))
             let first = (x: Int(top[0].left), y: Int(top[0].top))
-            Self.expectClose(shot.mean(x: first.x + 20, y: first.y + 20, width: 260, height: 160), bitmapColour.map(Int.init), 2)
+            Self.expectClose(shot.mean(x: first.x + 20, y: first.y + 20, width: 260, height: 160),
+                             Self.longPageColour.map(Int.init), 2)
         }
     }
 
