@@ -29,7 +29,7 @@ RELEASE_FLAGS := -c release --product cardbake --static-swift-stdlib
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN   = $(shell $(SWIFT) build -c release --show-bin-path)/cardbake
 
-.PHONY: all deps test-deps build dist cards test test-manifest-alone bench bench-scroll bench-device bench-profile stress clean
+.PHONY: all deps test-deps build dist cards test test-manifest-alone bench bench-cold bench-scroll bench-device bench-profile stress clean
 
 all: cards
 
@@ -104,13 +104,18 @@ bench: build test-deps
 	$(call apt_install,$(BENCH_APT_PACKAGES))
 	bench/run
 
+## bench-cold: only the cold build of the 48 big photos against the expert's script and the floor, alternating
+bench-cold: build
+	$(call apt_install,$(BENCH_APT_PACKAGES))
+	bench/run cold
+
 ## bench-scroll: only the scroll benchmark (prerendered against runtime cards in headless Chromium)
 bench-scroll: build test-deps
 	$(call apt_install,$(BENCH_APT_PACKAGES))
 	bench/run scroll
 
 ## bench-device: the device's side (bench/device.py: decode of each shipped file against cards drawn at
-## runtime, fidelity against the lossless card) and the scroll benchmark with its CPU-short setting
+## runtime, fidelity against the lossless card) and the scroll benchmark with its busy-core settings
 bench-device: build test-deps
 	$(call apt_install,$(BENCH_APT_PACKAGES))
 	bench/run device

@@ -24,9 +24,10 @@ def parse_args(description):
                         help="text area height T in points")
     parser.add_argument("--compression", type=int, required=True, help="zlib level 0-9")
     parser.add_argument("--filter", choices=PNG_FILTERS, required=True)
-    parser.add_argument("--format", choices=("png", "jpeg"), default="png",
-                        help="jpeg: without chroma subsampling, at --quality")
+    parser.add_argument("--format", choices=("png", "jpeg"), default="png", help="jpeg: at --quality and --chroma")
     parser.add_argument("--quality", type=int, default=90, help="JPEG quality 1-100")
+    parser.add_argument("--chroma", choices=("full", "halved"), default="full",
+                        help="JPEG chroma: full (4:4:4) or halved both ways (4:2:0)")
     return parser.parse_args()
 
 
@@ -46,7 +47,8 @@ def feature_height(image_path, width):
 def save(image, path, args):
     """Writes `image` to `path` in the format and with the settings on the command line."""
     if args.format == "jpeg":
-        image.jpegsave(str(path), Q=args.quality, optimize_coding=True, subsample_mode="off", strip=True)
+        image.jpegsave(str(path), Q=args.quality, optimize_coding=True, strip=True,
+                       subsample_mode="off" if args.chroma == "full" else "on")
     else:
         image.pngsave(str(path), compression=args.compression, filter=PNG_FILTERS[args.filter], strip=True)
 

@@ -7,7 +7,7 @@ reduced from it; the background blurred once, on an eighth-size copy, saturated 
 and scaled up per scale; the feature inserted and shaded in place (no full-size layer for the
 gradient); the two texts with their shadows composed over the rows they cover, and the border
 blended into the edge; PNG at the
-given zlib level and filters (or JPEG without chroma subsampling at a fixed quality). It writes
+given zlib level and filters (or JPEG at a fixed quality and chroma subsampling). It writes
 no cache, no manifest and no placeholder: the floor of what a build must do, done well. The
 layout follows CARD_SPEC.md approximately, as peer 1's does.
 """

@@ -2,8 +2,8 @@ import CardBakeFiles
 import CardBakeManifest
 import Foundation
 
-/// The preview gallery's HTML: every card at its size in points, placeholders first, bitmaps faded
-/// in as they come near the viewport. Everything the page needs is inline or beside it, so it works
+/// The preview gallery's HTML: every card at its size in points, placeholders first, bitmaps shown
+/// as they come near the viewport. Everything the page needs is inline or beside it, so it works
 /// from `file://` with no network; the same cards and version give the same bytes.
 struct GalleryPage: Sendable {
     let cards: GalleryCards
