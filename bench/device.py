@@ -15,10 +15,10 @@ ships). Then, in this process, pinned to one core with libvips on one thread:
   Other candidate encodings of the same lossless pixels are measured the same way at 3x.
 - Runtime: the card drawn from its photo as an app ships it (scaled to 3x the card's width, JPEG
   q85, as the scroll bench's runtime page), at 3x, four ways (runtime_card): the floor (the photo
-  decoded with libjpeg-turbo, nothing else); a careful app whose GPU scales and composes (the CPU decodes the photo,
-  makes the background from an eighth-size decode, blurred small, saturated and tinted, and lays
-  the text out); the same app composing on the CPU (the background scaled back up, the feature,
-  gradient and text composed); and the naive way of the seed tutorial (the background blurred at
+  decoded with libjpeg-turbo, nothing else); a careful app whose GPU scales and composes (the CPU
+  decodes the photo, makes the background from an eighth-size decode, blurred small, saturated and
+  tinted, and lays the text out); the same app composing on the CPU (the background scaled back up,
+  the feature, gradient and text composed); and the naive way of the seed tutorial (the background blurred at
   full resolution). Text layout and rasterisation (Pango, through libvips) are part of all but the
   floor and timed alone too.
 

@@ -2,10 +2,11 @@
 
 Builds the bench's 100-card catalog with cardbake, as PNG and in the default format (JPEG picked per
 image; its gallery is the prerendered page: one `<img>` per card) and writes the runtime page
-(runtime_page.py: the photo, a CSS blur and saturation, gradient and text drawn live per card). Each page is loaded in Debian's headless
-Chromium, driven over the DevTools protocol (Tests/Browser/chromium_pipe.py), at 390 x 844 CSS
-pixels and device scale factor 3 (a phone), and scrolled by a script: SCROLL_PIXELS CSS pixels in
-SCROLL_SECONDS at a constant speed, the position set in every requestAnimationFrame callback.
+(runtime_page.py: the photo, a CSS blur and saturation, gradient and text drawn live per card).
+Each page is loaded in Debian's headless Chromium, driven over the DevTools protocol
+(Tests/Browser/chromium_pipe.py), at 390 x 844 CSS pixels and device scale factor 3 (a phone), and
+scrolled by a script: SCROLL_PIXELS CSS pixels in SCROLL_SECONDS at a constant speed, the position
+set in every requestAnimationFrame callback.
 Every frame's time is the delta between callbacks; long tasks come from a PerformanceObserver.
 Meanwhile a DevTools trace records what the compositor did, which requestAnimationFrame does not
 see: each frame presented or dropped (its PipelineReporter event), and the CPU time that Chromium's

@@ -131,18 +131,18 @@ enum GalleryAssets {
             // Into the page once decoded. Faded in only where the reader sees it arrive: a fade is a
             // layer of its own that the browser rasterises again, and a card decoded ahead, off
             // screen, needs none.
-            image.decode().then(() => {
+            // `then` once the decode settles, unless the card was released meanwhile.
+            const settled = (then) => () => {
               if (pending.get(card) !== image) return;
               pending.delete(card);
+              then();
+            };
+            image.decode().then(settled(() => {
               const { top, bottom } = card.getBoundingClientRect();
               if (bottom > 0 && top < innerHeight) image.classList.add("arriving");
               card.insertBefore(image, card.querySelector("figcaption"));
               card.classList.add("shown");
-            }, () => {
-              if (pending.get(card) !== image) return;
-              pending.delete(card);
-              card.classList.add("failed");
-            });
+            }), settled(() => card.classList.add("failed")));
           };
 
           // The <img> removed, so that the browser can let go of its decoded pixels; the placeholder stays.
