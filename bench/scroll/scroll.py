@@ -14,8 +14,11 @@ worker threads spent rasterising tiles (where the CSS blur is drawn) and decodin
 the display compositor spent drawing frames, and that the renderer's main thread spent in its tasks
 (the scrolling script, the gallery's script, receiving images' bytes).
 Each run also counts the cards that entered the viewport, so that the device's CPU per card shown
-(raster + decode + draw + main thread, over those cards) compares pages whose cards cost differently.
-A fresh browser per run; BENCH_RUNS runs (3) of each page, alternating, in each setting: the
+(raster + decode + draw + main thread, over those cards) compares pages whose cards cost differently;
+and, as a check that needs no trace, the CPU time the kernel counted for all of the browser's processes
+during the scroll, per card shown.
+A fresh browser per run; BENCH_RUNS runs (3) of each page, alternating, in each setting (at least 5 in
+the two busy-core settings, whose runs vary the most): the
 phone as the machine runs; the phone with its main thread throttled 4x
 (Emulation.setCPUThrottlingRate), as a slower phone; the whole browser on one core shared with a busy
 process, as a phone whose other work takes half its CPU; both at once, the phone short of CPU; and a
@@ -48,6 +51,7 @@ from chromium_pipe import BrowserError, Chromium  # noqa: E402
 
 CARDS = 48 if bench.QUICK else 100
 RUNS = bench.RUNS
+BUSY_CORE_RUNS = RUNS if bench.QUICK else max(RUNS, 5)
 SCROLL_SECONDS = 6
 SCROLL_PIXELS = 18_000
 
@@ -58,6 +62,10 @@ class Setting(NamedTuple):
     viewport: tuple  # (width, height, device scale factor, mobile)
     throttling: int = 1  # Emulation.setCPUThrottlingRate: the main thread this many times slower
     one_busy_core: bool = False  # the whole browser on one core that a busy process shares
+
+    @property
+    def runs(self):
+        return BUSY_CORE_RUNS if self.one_busy_core else RUNS
 
 
 SETTINGS = (Setting("phone 390 x 844 @3", (390, 844, 3, True)),
@@ -151,10 +159,28 @@ def measure(page, setting):
         browser.wait_for("new Promise((r) => setTimeout(() => r(true), 1000))")
         browser.page("Emulation.setCPUThrottlingRate", {"rate": setting.throttling})
         browser.start_trace(TRACE_CATEGORIES)
+        cpu_before = process_tree_cpu_ms(browser.process.pid)
         result = browser.evaluate(SCROLL_SCRIPT, timeout=SCROLL_SECONDS * 20)
+        result["browserCpu"] = process_tree_cpu_ms(browser.process.pid) - cpu_before
         result["compositor"] = compositor_work(browser.end_trace())
         result["load"] = os.getloadavg()[0]
         return result
+
+
+def process_tree_cpu_ms(root):
+    """The user and system CPU ms the kernel has counted for process `root` and its descendants alive now."""
+    parents, ticks = {}, {}
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        parents[int(entry)], ticks[int(entry)] = int(fields[1]), int(fields[11]) + int(fields[12])
+    tree, added = {root}, {root}
+    while added:
+        added = {pid for pid, parent in parents.items() if parent in tree} - tree
+        tree |= added
+    return sum(ticks.get(pid, 0) for pid in tree) * 1000 / os.sysconf("SC_CLK_TCK")
 
 
 def compositor_work(events):
@@ -199,6 +225,11 @@ def cpu_per_card(run):
     return sum(run["compositor"][key] for key in (*WORK_EVENTS, "main")) / run["cardsShown"]
 
 
+def browser_cpu_per_card(run):
+    """The CPU ms of all the browser's processes during the scroll per card that entered the viewport in `run`."""
+    return run["browserCpu"] / run["cardsShown"]
+
+
 def row(setting, name, runs):
     """A table row from the runs of one page in one setting."""
     frames = [frame for run in runs for frame in run["frames"]]
@@ -210,8 +241,8 @@ def row(setting, name, runs):
         values = [run[key] for run in compositor]
         return f"{format.format(statistics.median(values))} ({', '.join(format.format(value) for value in values)})"
 
-    def per_card_shown():
-        values = [cpu_per_card(run) for run in runs]
+    def per_card_shown(figure):
+        values = [figure(run) for run in runs]
         return f"{statistics.median(values):.1f} ({', '.join(f'{value:.1f}' for value in values)})"
 
     return [setting, name,
@@ -221,7 +252,8 @@ def row(setting, name, runs):
             f"{len(long_tasks)} ({sum(long_tasks):.0f} ms)",
             per_run("presented"), per_run("partial"), per_run("dropped"),
             per_run("raster"), per_run("decode"), per_run("draw"), per_run("main"),
-            f"{statistics.median(run['cardsShown'] for run in runs):.0f}", per_card_shown(),
+            f"{statistics.median(run['cardsShown'] for run in runs):.0f}", per_card_shown(cpu_per_card),
+            per_card_shown(browser_cpu_per_card),
             ", ".join(f"{run['load']:.1f}" for run in runs)]
 
 
@@ -233,13 +265,16 @@ def short_of_cpu_rows(raw, gallery, runtime):
         pairs = list(zip(raw[setting.name][gallery], raw[setting.name][runtime]))
         figures = [(late_share(ours["frames"]), late_share(theirs["frames"]), cpu_per_card(ours), cpu_per_card(theirs))
                    for ours, theirs in pairs]
+        browser = [(browser_cpu_per_card(ours), browser_cpu_per_card(theirs)) for ours, theirs in pairs]
         rows.append([setting.name,
                      ", ".join(f"{100 * ours:.1f} / {100 * theirs:.1f} %" for ours, theirs, _, _ in figures),
                      ", ".join(f"{ours:.1f} / {theirs:.1f}" for _, _, ours, theirs in figures),
+                     ", ".join(f"{ours:.0f} / {theirs:.0f}" for ours, theirs in browser),
                      "yes" if all(late < runtime_late and cpu < runtime_cpu for late, runtime_late, cpu, runtime_cpu in figures)
                      else "no"])
     return bench.table(["setting", "late frames per run: gallery / runtime", "CPU ms per card shown per run: gallery / runtime",
-                        "gallery fewer late frames and less CPU in every run"], rows)
+                        "browser CPU ms per card shown per run: gallery / runtime",
+                        "gallery fewer late frames and less CPU per card shown in every run"], rows)
 
 
 def main():
@@ -259,9 +294,9 @@ def main():
     load_before = os.getloadavg()[0]
     for setting in SETTINGS:
         runs = {name: [] for name in pages}
-        for index in range(RUNS):
+        for index in range(setting.runs):
             for name, page in pages.items():
-                bench.progress(f"scroll: {setting.name}: {name}, run {index + 1}/{RUNS}")
+                bench.progress(f"scroll: {setting.name}: {name}, run {index + 1}/{setting.runs}")
                 try:
                     runs[name].append(measure(page, setting))
                 except BrowserError as error:
@@ -282,7 +317,7 @@ def main():
         f"- {chromium}, headless, software rendering (no GPU); {version}.",
         f"- {CARDS} cards of the bench's catalog (12 MP photos), 1x/2x/3x, as PNG (`--format png`) and in cardbake's default format "
         f"(`--format jpeg`: JPEG picked per image, q85 with 4:2:0 chroma first, more where the fidelity floor needs it). Each page scrolled {SCROLL_PIXELS:,} CSS px in {SCROLL_SECONDS} s at a "
-        f"constant speed, the position set in each requestAnimationFrame; {RUNS} run(s) of each, a fresh browser "
+        f"constant speed, the position set in each requestAnimationFrame; {RUNS} run(s) of each ({BUSY_CORE_RUNS} in the busy-core settings), a fresh browser "
         f"each; frames of all runs pooled (raw: bench/work/scroll/runs-{CARDS}.json). One-minute load average: {load}.",
         "- Frame time: the delta between requestAnimationFrame callbacks. Late: over 16.7 ms by more than "
         "the timer's jitter (> 18.7 ms), i.e. at least one vsync missed. Long tasks: PerformanceObserver "
@@ -298,12 +333,15 @@ def main():
         "over the runs); CPU per card shown: the four CPU columns' sum over them, the device's cost of showing a card. "
         f"The busy-core settings run the whole browser on core {BUSY_CORE} with a process spinning on it, as a phone "
         "whose other work takes half its CPU; the one short of CPU also slows the main thread 4x, as a slower phone. "
-        "Load: the one-minute load average after each run.",
+        "Browser CPU per card shown: the user and system CPU time the kernel counted for all of the browser's "
+        "processes from the scroll's start to its end (/proc), over the cards shown: a check on the traced "
+        "figure that counts whatever the trace's events leave out. Load: the one-minute load average after each run.",
         *[f"- Run again after a failure: {retry}." for retry in retries],
         "",
         bench.table(["setting", "page", "frames (per run)", "median ms", "p95 ms", "late frames",
                      "long tasks", "presented", "partial", "dropped", "raster CPU ms", "decode CPU ms",
-                     "draw CPU ms", "main thread CPU ms", "cards shown", "CPU ms per card shown", "load per run"], rows),
+                     "draw CPU ms", "main thread CPU ms", "cards shown", "CPU ms per card shown",
+                     "browser CPU ms per card shown", "load per run"], rows),
         "",
         "### Short of CPU: the default gallery against the runtime page, run by run",
         "",

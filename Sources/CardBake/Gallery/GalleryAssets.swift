@@ -31,12 +31,11 @@ enum GalleryAssets {
         figcaption span{display:block;font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
         """
 
-    /// Paints the ThumbHash of each card that has no data URL and loads its bitmap once the card is within two screens of
-    /// the viewport (the working range), shows the bitmap once it has decoded (fading it in when the card is on
-    /// screen), drops the bitmap
-    /// again once the card is more than six screens away, and reloads the page when
-    /// `index-version.js` names another version. `cardbakeGallery.decodeThumbHash` is exposed for
-    /// tests.
+    /// Paints the ThumbHash of each card that has no data URL and loads its bitmap once the card is
+    /// within two screens of the viewport (the working range), shows the bitmap once it has decoded
+    /// (fading it in when the card is on screen), drops the bitmap again once the card is more than
+    /// six screens away, and reloads the page when `index-version.js` names another version.
+    /// `cardbakeGallery.decodeThumbHash` is exposed for tests.
     static let script = #"""
         (() => {
           "use strict";
@@ -152,27 +151,58 @@ enum GalleryAssets {
             card.classList.remove("shown", "failed");
           };
 
-          // A card within two screens is loaded, and released once more than six screens away: the
-          // gap keeps a card at the edge from being loaded and released as the page scrolls back and
-          // forth. Each card is watched by one of the two at a time: the page watches every card once.
-          const near = new IntersectionObserver((entries) => {
-            for (const { target: card, isIntersecting } of entries) {
-              if (!isIntersecting) continue;
-              near.unobserve(card);
-              paintThumbHash(card);
-              loadBitmap(card);
-              far.observe(card);
+          // The working range: a card whose box comes within two screens of the viewport is loaded,
+          // and released once it is more than six screens away; the gap keeps a card at the edge from
+          // being loaded and released as the page scrolls back and forth. The cards' boxes are measured
+          // when the layout changes, so that a scroll costs a binary search and a look at the cards
+          // held, where an IntersectionObserver would test every card of the page on every frame.
+          const LOAD_SCREENS = 2, RELEASE_SCREENS = 6;
+          const cards = [...document.querySelectorAll(".card")];
+          // In page coordinates. Cards wrap in rows, so tops never decrease along the page; reach[i]
+          // is the lowest bottom of cards 0 to i, which never decreases either.
+          const tops = new Float64Array(cards.length), bottoms = new Float64Array(cards.length);
+          const reach = new Float64Array(cards.length);
+          const held = new Set();
+          const measure = () => {
+            cards.forEach((card, i) => {
+              const { top, bottom } = card.getBoundingClientRect();
+              tops[i] = top + scrollY;
+              bottoms[i] = bottom + scrollY;
+              reach[i] = Math.max(bottoms[i], i ? reach[i - 1] : -Infinity);
+            });
+          };
+          // The first card whose bottom, or an earlier card's, reaches below `y`.
+          const firstReaching = (y) => {
+            let low = 0, high = cards.length;
+            while (low < high) {
+              const middle = (low + high) >> 1;
+              if (reach[middle] < y) low = middle + 1; else high = middle;
             }
-          }, { rootMargin: "200% 0px" });
-          const far = new IntersectionObserver((entries) => {
-            for (const { target: card, isIntersecting } of entries) {
-              if (isIntersecting) continue;
-              far.unobserve(card);
-              releaseBitmap(card);
-              near.observe(card);
+            return low;
+          };
+          const update = () => {
+            const top = scrollY, bottom = top + innerHeight;
+            const keepFrom = top - RELEASE_SCREENS * innerHeight, keepTo = bottom + RELEASE_SCREENS * innerHeight;
+            for (const i of held) {
+              if (bottoms[i] < keepFrom || tops[i] > keepTo) {
+                held.delete(i);
+                releaseBitmap(cards[i]);
+              }
             }
-          }, { rootMargin: "600% 0px" });
-          for (const card of document.querySelectorAll(".card")) near.observe(card);
+            const loadFrom = top - LOAD_SCREENS * innerHeight, loadTo = bottom + LOAD_SCREENS * innerHeight;
+            for (let i = firstReaching(loadFrom); i < cards.length && tops[i] <= loadTo; i++) {
+              if (held.has(i) || bottoms[i] < loadFrom) continue;
+              held.add(i);
+              paintThumbHash(cards[i]);
+              loadBitmap(cards[i]);
+            }
+          };
+          new ResizeObserver(() => {
+            measure();
+            update();
+          }).observe(document.body);
+          addEventListener("scroll", update, { passive: true });
+          addEventListener("resize", update);
 
           // Live reload: index-version.js sets cardbakeGalleryVersion; one small script every second,
           // none while the page is hidden.

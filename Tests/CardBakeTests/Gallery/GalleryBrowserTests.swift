@@ -101,7 +101,7 @@ struct GalleryBrowserTests {
         + "&& getComputedStyle(c.querySelector('img.bitmap')).opacity === '1')"
 
     /// Whether every card more than six screens above or below the viewport (600 %) holds no `<img>`:
-    /// the release is an observer's callback, some frames after the scroll.
+    /// the release follows the scroll or the change of layout by a frame.
     static let farReleased = "wait:[...document.querySelectorAll('.card')].every(c => { const r = c.getBoundingClientRect(); "
         + "return (r.bottom >= -6 * innerHeight && r.top <= 7 * innerHeight) || !c.querySelector('img.bitmap') })"
 
@@ -201,6 +201,25 @@ struct GalleryBrowserTests {
             let first = (x: Int(top[0].left), y: Int(top[0].top))
             Self.expectClose(shot.mean(x: first.x + 20, y: first.y + 20, width: 260, height: 160),
                              Self.longPageColour.map(Int.init), 2)
+        }
+    }
+
+    @Test("A change of layout that moves the cards, with no scroll, releases those it takes far and loads those it brings near")
+    func layoutChangeMovesTheRange() throws {
+        try withTemporaryDirectory { folder in
+            let page = try Self.writeLongPage(in: folder)
+            // Ten screens of header push every card, the first ones loaded, far below the viewport.
+            let inView = "eval:[...document.querySelectorAll('.card')].filter(c => { const r = c.getBoundingClientRect(); "
+                + "return r.bottom > 0 && r.top < innerHeight }).map(c => c.classList.contains('shown'))"
+            let values = try PageProbe.run(page, width: 400, height: 600, steps: [
+                Self.inViewShown, "eval:document.querySelector('header').style.height = 10 * innerHeight + 'px'",
+                Self.farReleased, Self.cardStates,
+                "eval:scrollTo(0, 10 * innerHeight)", Self.inViewShown, inView,
+            ])
+            let pushed = try #require(values.compactMap { $0 as? [[Any]] }.first).map(CardState.init)
+            #expect(pushed.allSatisfy { $0.hasNoImage }, "\(pushed.filter { !$0.hasNoImage })")
+            let shown = try #require(values.last as? [Bool])
+            #expect(shown.count >= 2 && shown.allSatisfy { $0 }, "\(shown)")
         }
     }
 
