@@ -28,6 +28,8 @@ def parse_args(description):
     parser.add_argument("--quality", type=int, default=90, help="JPEG quality 1-100")
     parser.add_argument("--chroma", choices=("full", "halved"), default="full",
                         help="JPEG chroma: full (4:4:4) or halved both ways (4:2:0)")
+    parser.add_argument("--fidelity-floor", action="store_true",
+                        help="JPEG picked per image as cardbake's default picks it (ignores --quality and --chroma)")
     return parser.parse_args()
 
 
@@ -44,9 +46,47 @@ def feature_height(image_path, width):
     return math.ceil(width * header.height / header.width)
 
 
-def save(image, path, args):
-    """Writes `image` to `path` in the format and with the settings on the command line."""
-    if args.format == "jpeg":
+# cardbake's default JPEG (FidelityFloor.swift): the first of these (quality, 4:2:0) that keeps the card within
+# 38 dB PSNR of its lossless pixels and its text rows within 36 dB; from a 4:2:0 step more than 1.2 dB short,
+# straight to the first 4:4:4 one; the last whatever it measures.
+FLOOR_STEPS = ((85, True), (90, True), (90, False), (94, False), (97, False), (100, False))
+CARD_DB, TEXT_DB, HALVED_CHROMA_REACH = 38.0, 36.0, 1.2
+
+
+def jpeg_within_floor(image, text_top):
+    """`image` as JPEG bytes by FLOOR_STEPS, its text being the rows from `text_top` down."""
+    image = image.copy_memory()  # encoded and compared more than once: rendered once
+    reference = image.cast("short")
+    index = 0
+    while True:
+        quality, halved = FLOOR_STEPS[index]
+        data = image.jpegsave_buffer(Q=quality, optimize_coding=True, strip=True, subsample_mode="on" if halved else "off")
+        if index == len(FLOOR_STEPS) - 1:
+            return data
+        difference = pyvips.Image.jpegload_buffer(data).cast("short") - reference
+        squared = difference * difference
+        head = squared.crop(0, 0, image.width, text_top).avg() if text_top else 0.0
+        tail = squared.crop(0, text_top, image.width, image.height - text_top).avg()
+        whole = (head * text_top + tail * (image.height - text_top)) / image.height
+        shortfall = max(CARD_DB - psnr(whole), TEXT_DB - psnr(tail))
+        if shortfall <= 0:
+            return data
+        index += 1
+        if halved and shortfall > HALVED_CHROMA_REACH:
+            index = next(i for i, (_, halves) in enumerate(FLOOR_STEPS) if not halves)
+
+
+def psnr(mean_squared_error):
+    """PSNR in dB of 8-bit samples whose squared differences average `mean_squared_error`."""
+    return math.inf if mean_squared_error == 0 else 10 * math.log10(255 * 255 / mean_squared_error)
+
+
+def save(image, path, args, text_top=0):
+    """Writes `image` to `path` in the format and with the settings on the command line; with
+    --fidelity-floor, `text_top` is the first row of the card's text."""
+    if args.format == "jpeg" and args.fidelity_floor:
+        path.write_bytes(jpeg_within_floor(image, text_top))
+    elif args.format == "jpeg":
         image.jpegsave(str(path), Q=args.quality, optimize_coding=True, strip=True,
                        subsample_mode="off" if args.chroma == "full" else "on")
     else:

@@ -7,7 +7,8 @@ reduced from it; the background blurred once, on an eighth-size copy, saturated 
 and scaled up per scale; the feature inserted and shaded in place (no full-size layer for the
 gradient); the two texts with their shadows composed over the rows they cover, and the border
 blended into the edge; PNG at the
-given zlib level and filters (or JPEG at a fixed quality and chroma subsampling). It writes
+given zlib level and filters (or JPEG at a fixed quality and chroma subsampling, or picked per
+image as cardbake's default picks it, `--fidelity-floor`). It writes
 no cache, no manifest and no placeholder: the floor of what a build must do, done well. The
 layout follows CARD_SPEC.md approximately, as peer 1's does.
 """
@@ -86,7 +87,7 @@ def render_card(job):
             x=[title_x, title_x, text_x, text_x],
             y=[title_y + title_dy - top, title_y - top, text_y + text_dy - top, text_y - top])
         card = framed(base.insert(rows.flatten().cast("uchar"), 0, top), scale)
-        save(card, output_path(args, card_id, scale), args)
+        save(card, output_path(args, card_id, scale), args, text_top=title_y)
 
 
 def main():
