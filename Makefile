@@ -12,7 +12,7 @@ XCASSETS     ?=
 # output's compression (Sources/Vips/PNGWriter.swift). Fonts: Lato is the default
 # look; Noto covers the scripts the README promises (emoji, CJK, Arabic, Hebrew, Devanagari and most
 # others), so text falls back to a real glyph rather than a box.
-APT_PACKAGES := libvips-dev libpango1.0-dev libfontconfig-dev libssl-dev libcurl4-openssl-dev libdeflate-dev \
+APT_PACKAGES := libvips-dev libjpeg-dev libpango1.0-dev libfontconfig-dev libssl-dev libcurl4-openssl-dev libdeflate-dev \
                 pkg-config fonts-lato fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
 # What only the tests and benchmarks need (make test-deps): chromium and python3 for the gallery's
 # tests, which drive headless Chromium (Tests/Browser); nginx-light (with WebDAV PUT), the remote

@@ -58,7 +58,8 @@ let package = Package(
             pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libfontconfig-dev"])]
         ),
-        .target(name: "CVipsShim", dependencies: ["CVips"]),
+        // libjpeg (libjpeg-turbo, which libvips-dev brings): the fidelity check's decode (Sources/Vips/JPEGSamples.swift).
+        .target(name: "CVipsShim", dependencies: ["CVips"], linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CTextRaster", dependencies: ["CPangoCairo"],
                 linkerSettings: [.linkedLibrary("fontconfig"), .linkedLibrary("pangoft2-1.0")]),
         // libdeflate: PNG output's compression and CRCs (Sources/Vips/PNGWriter.swift).

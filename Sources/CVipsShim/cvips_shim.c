@@ -1,7 +1,11 @@
 #include "cvips_shim.h"
 
 #include <errno.h>
+#include <setjmp.h>
+#include <stdio.h>
 #include <unistd.h>
+
+#include <jpeglib.h>
 
 static void cvips_ignore_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
 }
@@ -291,4 +295,52 @@ int cvips_heifsave(VipsImage *in, void **buffer, size_t *length, int quality, in
     return vips_heifsave_buffer(in, buffer, length, "Q", quality, "bitdepth", 8, "effort", 4,
         "compression", av1 ? VIPS_FOREIGN_HEIF_COMPRESSION_AV1 : VIPS_FOREIGN_HEIF_COMPRESSION_HEVC,
         "strip", TRUE, NULL);
+}
+
+/// libjpeg's error manager, which leaves a failed decode by longjmp instead of exiting the process.
+struct cvips_jpeg_error {
+    struct jpeg_error_mgr manager;
+    jmp_buf escape;
+};
+
+static void cvips_jpeg_escape(j_common_ptr info) {
+    longjmp(((struct cvips_jpeg_error *)info->err)->escape, 1);
+}
+
+/// A warning (corrupt or truncated data, which libjpeg would fill in) fails the decode too; trace messages are dropped.
+static void cvips_jpeg_message(j_common_ptr info, int level) {
+    if (level < 0)
+        cvips_jpeg_escape(info);
+}
+
+int cvips_jpeg_decode_rgb(const void *data, size_t length, unsigned char *samples, int width, int height,
+                          char *message) {
+    struct jpeg_decompress_struct info;
+    struct cvips_jpeg_error error;
+    info.err = jpeg_std_error(&error.manager);
+    error.manager.error_exit = cvips_jpeg_escape;
+    error.manager.emit_message = cvips_jpeg_message;
+    if (setjmp(error.escape)) {
+        error.manager.format_message((j_common_ptr)&info, message);
+        jpeg_destroy_decompress(&info);
+        return -1;
+    }
+    jpeg_create_decompress(&info);
+    jpeg_mem_src(&info, data, length);
+    jpeg_read_header(&info, TRUE);
+    info.out_color_space = JCS_RGB;
+    jpeg_start_decompress(&info);
+    if (info.output_width != (JDIMENSION)width || info.output_height != (JDIMENSION)height) {
+        snprintf(message, JMSG_LENGTH_MAX, "a %ux%u JPEG, not %dx%d", info.output_width, info.output_height,
+                 width, height);
+        jpeg_destroy_decompress(&info);
+        return -1;
+    }
+    while (info.output_scanline < info.output_height) {
+        JSAMPROW row = samples + (size_t)info.output_scanline * width * 3;
+        jpeg_read_scanlines(&info, &row, 1);
+    }
+    jpeg_finish_decompress(&info);
+    jpeg_destroy_decompress(&info);
+    return 0;
 }

@@ -107,4 +107,11 @@ int cvips_heifsave(VipsImage *in, void **buffer, size_t *length, int quality, in
 int cvips_error_mode(void);
 void cvips_set_error_mode(int mode);
 
+/// Decodes the JPEG `data` straight with libjpeg-turbo, the library libvips' loader calls with the same
+/// settings (so the same samples), into `samples`: `height` rows of `width` RGB pixels. No pipeline, no
+/// threads, no copy: the fidelity check's decode. 0 on success; -1 with the reason in `message`
+/// (JMSG_LENGTH_MAX, 200 bytes) when the data is not a JPEG of that size.
+int cvips_jpeg_decode_rgb(const void *data, size_t length, unsigned char *samples, int width, int height,
+                          char *message);
+
 #endif

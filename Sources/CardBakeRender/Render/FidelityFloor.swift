@@ -18,20 +18,21 @@ package struct FidelityFloor: Sendable {
 
     package static let standard = FidelityFloor()
 
-    /// `bitmap` encoded with the first of `steps` that keeps the floor, the text's rows being those
-    /// from `textTop` down. Computes `bitmap` into memory in place (``VipsImage/withUnsafeSamples(_:)``),
+    /// `bitmap` (RGB) encoded with the first of `steps` that keeps the floor, the text's rows being
+    /// those from `textTop` down. Computes `bitmap` into memory in place (``VipsImage/withUnsafeSamples(_:)``),
     /// so that each step encodes the same pixels without painting them again.
     package func jpeg(of bitmap: VipsImage, textTop: Int) throws(VipsError) -> Data {
         try bitmap.withUnsafeSamples { reference throws(VipsError) -> Data in
             let split = min(max(textTop, 0), bitmap.height) * bitmap.width * bitmap.bands
+            let decoded = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: reference.count)
+            defer { decoded.deallocate() }
             var index = 0
             while true {
                 let step = steps[index]
                 let encoded = try bitmap.encoded(as: step)
                 if index == steps.count - 1 { return encoded }
-                let errors = try VipsImage.decode(encoded, maxWidth: bitmap.width).withUnsafeSamples { decoded in
-                    SquaredErrors(decoded, reference, splitAt: split)
-                }
+                try JPEGSamples.decodeRGB(encoded, into: decoded, width: bitmap.width, height: bitmap.height)
+                let errors = SquaredErrors(UnsafeBufferPointer(decoded), reference, splitAt: split)
                 let shortfall = max(cardDecibels - errors.psnr(of: .whole), textDecibels - errors.psnr(of: .tail))
                 if shortfall <= 0 { return encoded }
                 index += 1
