@@ -35,11 +35,13 @@ enum Main {
         // threads freed; one arena per two usable CPUs lets every thread reuse that memory, so a long
         // build's peak stays near a short one's (bench/README.md, "Workers and the allocator").
         mallopt(M_ARENA_MAX, Int32(max(1, UsableCPUs.current.count / 2)))
-        // Buffers of 128 KiB and more (decoded images, canvases, encoded bitmaps, libvips' regions) are
-        // mapped and given back when freed. Left to itself glibc raises this threshold after the first
-        // such free, and later buffers of every size then fragment the heap, so the peak grows with
-        // the catalog.
-        mallopt(M_MMAP_THRESHOLD, 128 << 10)
+        // Decoded images, canvases and encoded bitmaps (all under 32 MiB) are reused from the heap
+        // rather than mapped and unmapped for each card, which cost a cold build 6-7 % of its CPU in
+        // page faults; the heap's top is given back past 64 MiB, and after cards by
+        // `FreeMemoryReturn`. A fixed threshold: glibc's own moves with every free and fragments the
+        // heap (bench/README.md, "Workers and the allocator").
+        mallopt(M_MMAP_THRESHOLD, 32 << 20)
+        mallopt(M_TRIM_THRESHOLD, 64 << 20)
         do {
             var command = try Cardbake.parseAsRoot()
             if var command = command as? any AsyncParsableCommand {
