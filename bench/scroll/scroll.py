@@ -65,6 +65,7 @@ class Setting(NamedTuple):
 
     @property
     def runs(self):
+        """How many runs each page gets in this setting."""
         return BUSY_CORE_RUNS if self.one_busy_core else RUNS
 
 
