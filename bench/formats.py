@@ -23,7 +23,7 @@ import math
 
 import pyvips
 
-from peers.cardset import PNG_FILTERS
+from peers.cardset import PNG_FILTERS, psnr_of
 
 PNG_LEVELS = (1, 2, 3, 6, 9)
 
@@ -76,8 +76,7 @@ def timed(function, *arguments):
 
 def psnr(decoded, reference):
     """Peak signal-to-noise ratio in dB of an 8-bit image against another (inf when equal)."""
-    mean_square = ((decoded.cast("float") - reference.cast("float")) ** 2).avg()
-    return math.inf if mean_square == 0 else 10 * math.log10(255 ** 2 / mean_square)
+    return psnr_of(((decoded.cast("float") - reference.cast("float")) ** 2).avg())
 
 
 def ssim(decoded, reference):

@@ -68,7 +68,7 @@ def jpeg_within_floor(image, text_top):
         head = squared.crop(0, 0, image.width, text_top).avg() if text_top else 0.0
         tail = squared.crop(0, text_top, image.width, image.height - text_top).avg()
         whole = (head * text_top + tail * (image.height - text_top)) / image.height
-        shortfall = max(CARD_DB - psnr(whole), TEXT_DB - psnr(tail))
+        shortfall = max(CARD_DB - psnr_of(whole), TEXT_DB - psnr_of(tail))
         if shortfall <= 0:
             return data
         index += 1
@@ -76,8 +76,8 @@ def jpeg_within_floor(image, text_top):
             index = next(i for i, (_, halves) in enumerate(FLOOR_STEPS) if not halves)
 
 
-def psnr(mean_squared_error):
-    """PSNR in dB of 8-bit samples whose squared differences average `mean_squared_error`."""
+def psnr_of(mean_squared_error):
+    """PSNR in dB of 8-bit samples whose squared differences average `mean_squared_error` (inf for 0)."""
     return math.inf if mean_squared_error == 0 else 10 * math.log10(255 * 255 / mean_squared_error)
 
 
