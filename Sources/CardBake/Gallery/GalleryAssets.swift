@@ -163,6 +163,9 @@ enum GalleryAssets {
           const tops = new Float64Array(cards.length), bottoms = new Float64Array(cards.length);
           const reach = new Float64Array(cards.length);
           const held = new Set();
+          // A scroll before the first measure (a reload restoring its position) waits for it, rather
+          // than taking every card for one at the top.
+          let measured = false;
           const measure = () => {
             cards.forEach((card, i) => {
               const { top, bottom } = card.getBoundingClientRect();
@@ -170,6 +173,7 @@ enum GalleryAssets {
               bottoms[i] = bottom + scrollY;
               reach[i] = Math.max(bottoms[i], i ? reach[i - 1] : -Infinity);
             });
+            measured = true;
           };
           // The first card whose bottom, or an earlier card's, reaches below `y`.
           const firstReaching = (y) => {
@@ -181,6 +185,7 @@ enum GalleryAssets {
             return low;
           };
           const update = () => {
+            if (!measured) return;
             const top = scrollY, bottom = top + innerHeight;
             const keepFrom = top - RELEASE_SCREENS * innerHeight, keepTo = bottom + RELEASE_SCREENS * innerHeight;
             for (const i of held) {
