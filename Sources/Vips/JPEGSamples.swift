@@ -9,13 +9,14 @@ public enum JPEGSamples {
     public static func decodeRGB(_ jpeg: Data, into samples: UnsafeMutableBufferPointer<UInt8>,
                                  width: Int, height: Int) throws(VipsError) {
         precondition(samples.count == width * height * 3, "the buffer holds the image exactly")
-        var message = [CChar](repeating: 0, count: 200)
+        var message = [CChar](repeating: 0, count: 200)  // libjpeg's JMSG_LENGTH_MAX
         let result = jpeg.withUnsafeBytes { bytes in
             cvips_jpeg_decode_rgb(bytes.baseAddress, bytes.count, samples.baseAddress, Int32(width), Int32(height),
                                   &message)
         }
         if result != 0 {
-            throw VipsError(operation: "jpeg decode", message: message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+            let reason = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            throw VipsError(operation: "jpeg decode", message: reason)
         }
     }
 }

@@ -60,7 +60,7 @@ def jpeg_within_floor(image, text_top):
     index = 0
     while True:
         quality, halved = FLOOR_STEPS[index]
-        data = image.jpegsave_buffer(Q=quality, optimize_coding=True, strip=True, subsample_mode="on" if halved else "off")
+        data = jpeg_bytes(image, quality, halved)
         if index == len(FLOOR_STEPS) - 1:
             return data
         difference = pyvips.Image.jpegload_buffer(data).cast("short") - reference
@@ -76,6 +76,12 @@ def jpeg_within_floor(image, text_top):
             index = next(i for i, (_, halves) in enumerate(FLOOR_STEPS) if not halves)
 
 
+def jpeg_bytes(image, quality, halved_chroma):
+    """`image` as JPEG at `quality`, with 4:2:0 chroma or every chroma sample: cardbake's encoder settings."""
+    return image.jpegsave_buffer(Q=quality, optimize_coding=True, strip=True,
+                                 subsample_mode="on" if halved_chroma else "off")
+
+
 def psnr_of(mean_squared_error):
     """PSNR in dB of 8-bit samples whose squared differences average `mean_squared_error` (inf for 0)."""
     return math.inf if mean_squared_error == 0 else 10 * math.log10(255 * 255 / mean_squared_error)
@@ -84,11 +90,9 @@ def psnr_of(mean_squared_error):
 def save(image, path, args, text_top=0):
     """Writes `image` to `path` in the format and with the settings on the command line; with
     --fidelity-floor, `text_top` is the first row of the card's text."""
-    if args.format == "jpeg" and args.fidelity_floor:
-        path.write_bytes(jpeg_within_floor(image, text_top))
-    elif args.format == "jpeg":
-        image.jpegsave(str(path), Q=args.quality, optimize_coding=True, strip=True,
-                       subsample_mode="off" if args.chroma == "full" else "on")
+    if args.format == "jpeg":
+        path.write_bytes(jpeg_within_floor(image, text_top) if args.fidelity_floor
+                         else jpeg_bytes(image, args.quality, args.chroma == "halved"))
     else:
         image.pngsave(str(path), compression=args.compression, filter=PNG_FILTERS[args.filter], strip=True)
 

@@ -1,9 +1,10 @@
-// Non-variadic wrappers over the libvips calls cardbake uses.
+// Non-variadic wrappers over the libvips calls cardbake uses, and the one libjpeg decode it makes itself.
 //
 // Swift cannot call C variadic functions such as vips_gaussblur(in, &out, sigma, NULL), so each
 // wrapper here fixes the optional arguments cardbake needs and exposes them as plain
 // parameters. Every function returns 0 on success and -1 on failure, with the reason in
-// libvips' error buffer, exactly like the call it wraps. Outputs are new references the
+// libvips' error buffer, exactly like the call it wraps (cvips_jpeg_decode_rgb, which is not
+// libvips, gives its reason in a buffer of its own). Outputs are new references the
 // caller must g_object_unref.
 #ifndef CVIPS_SHIM_H
 #define CVIPS_SHIM_H

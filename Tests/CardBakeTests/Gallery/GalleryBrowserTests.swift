@@ -96,9 +96,12 @@ struct GalleryBrowserTests {
     }
 
     /// Whether every card in the viewport shows its bitmap, faded in.
-    static let inViewShown = "wait:[...document.querySelectorAll('.card')].filter(c => { const r = c.getBoundingClientRect(); "
-        + "return r.bottom > 0 && r.top < innerHeight }).every(c => c.classList.contains('shown') "
+    static let inViewShown = "wait:\(cardsInView).every(c => c.classList.contains('shown') "
         + "&& getComputedStyle(c.querySelector('img.bitmap')).opacity === '1')"
+
+    /// The cards in the viewport, as a script expression.
+    static let cardsInView = "[...document.querySelectorAll('.card')].filter(c => { const r = c.getBoundingClientRect(); "
+        + "return r.bottom > 0 && r.top < innerHeight })"
 
     /// Whether every card more than six screens above or below the viewport (600 %) holds no `<img>`:
     /// the release follows the scroll or the change of layout by a frame.
@@ -209,12 +212,10 @@ struct GalleryBrowserTests {
         try withTemporaryDirectory { folder in
             let page = try Self.writeLongPage(in: folder)
             // Ten screens of header push every card, the first ones loaded, far below the viewport.
-            let inView = "eval:[...document.querySelectorAll('.card')].filter(c => { const r = c.getBoundingClientRect(); "
-                + "return r.bottom > 0 && r.top < innerHeight }).map(c => c.classList.contains('shown'))"
             let values = try PageProbe.run(page, width: 400, height: 600, steps: [
                 Self.inViewShown, "eval:document.querySelector('header').style.height = 10 * innerHeight + 'px'",
                 Self.farReleased, Self.cardStates,
-                "eval:scrollTo(0, 10 * innerHeight)", Self.inViewShown, inView,
+                "eval:scrollTo(0, 10 * innerHeight)", Self.inViewShown, "eval:\(Self.cardsInView).map(c => c.classList.contains('shown'))",
             ])
             let pushed = try #require(values.compactMap { $0 as? [[Any]] }.first).map(CardState.init)
             #expect(pushed.allSatisfy { $0.hasNoImage }, "\(pushed.filter { !$0.hasNoImage })")
