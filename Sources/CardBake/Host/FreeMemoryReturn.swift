@@ -1,30 +1,28 @@
 import CMalloc
-import Synchronization
 
-/// Gives the memory that glibc's allocator holds free back to the system, at most once per interval.
+/// Gives the memory that glibc's allocator holds free back to the system once it holds more than a bound.
 ///
 /// glibc returns a freed block to the system only from the top of its heaps; what is freed below
 /// live blocks stays resident. Render workers free buffers of many sizes, so without this a long
-/// build's peak creeps up with the catalog (bench/README.md, "Memory: what sets the peak").
+/// build's peak creeps up with the catalog (bench/README.md, "Memory: what sets the peak"). Each
+/// page given back is a page fault when touched again, so memory the next cards will reuse is kept.
 final class FreeMemoryReturn: Sendable {
-    private let interval: Duration
+    private let bound: Int
+    private let freeHeld: @Sendable () -> Int
     private let action: @Sendable () -> Void
-    private let last = Mutex<ContinuousClock.Instant?>(nil)
 
-    /// `action` is what gives memory back; glibc's `malloc_trim` unless a test replaces it.
-    init(atMostEvery interval: Duration, action: @escaping @Sendable () -> Void = { malloc_trim(0) }) {
-        self.interval = interval
+    /// `freeHeld` is the bytes the allocator holds free, glibc's `mallinfo2`; `action` gives them back,
+    /// glibc's `malloc_trim`. Tests replace both.
+    init(whenHoldingMoreThan bound: Int,
+         freeHeld: @escaping @Sendable () -> Int = { Int(mallinfo2().fordblks) },
+         action: @escaping @Sendable () -> Void = { malloc_trim(0) }) {
+        self.bound = bound
+        self.freeHeld = freeHeld
         self.action = action
     }
 
-    /// Gives free memory back unless that was done less than the interval ago.
+    /// Gives free memory back if the allocator holds more than the bound.
     func giveBack() {
-        let now = ContinuousClock.now
-        let due = last.withLock { last in
-            guard last.map({ now - $0 >= interval }) ?? true else { return false }
-            last = now
-            return true
-        }
-        if due { action() }
+        if freeHeld() > bound { action() }
     }
 }

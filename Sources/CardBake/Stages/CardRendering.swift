@@ -25,9 +25,9 @@ struct CardRendering: Sendable {
     let maxPixels: Int
     /// Shared by the build's workers: how many pixels they paint at once.
     let budget: PaintBudget
-    /// Used after each card is painted, at most ten times a second: often enough that freed memory does
-    /// not pile up, rarely enough that the pages given back and touched again cost little.
-    let freeMemory = FreeMemoryReturn(atMostEvery: .milliseconds(100))
+    /// Used after each card is painted. The bound is above what the workers free between cards and
+    /// take again for the next ones (bench/README.md, "Workers and the allocator").
+    let freeMemory = FreeMemoryReturn(whenHoldingMoreThan: 64 << 20)
 
     /// Throws ``CardFailure`` when the card cannot be rendered and ``BuildCancelled`` when cancelled.
     func render(_ lookUp: CardLookUp, cancellation: Cancellation) async throws -> RenderedCard {

@@ -4,26 +4,21 @@ import Testing
 
 @Suite("Giving free memory back")
 struct FreeMemoryReturnTests {
-    @Test("Free memory is given back at most once per interval, the first time at once")
-    func givesBackAtMostOncePerInterval() {
-        let given = GiveBacks()
-        let hourly = FreeMemoryReturn(atMostEvery: .seconds(3600), action: given.count)
-        for _ in 0..<3 { hourly.giveBack() }
-        #expect(given.total == 1)
-
-        let always = FreeMemoryReturn(atMostEvery: .zero, action: given.count)
-        for _ in 0..<3 { always.giveBack() }
-        #expect(given.total == 4)
-    }
-}
-
-/// How many times memory was given back.
-private final class GiveBacks: Sendable {
-    private let given = Atomic(0)
-
-    func count() {
-        given.add(1, ordering: .relaxed)
+    @Test("Free memory is given back only while the allocator holds more than the bound")
+    func givesBackOnlyPastTheBound() {
+        let held = Atomic(0)
+        let given = Atomic(0)
+        let memory = FreeMemoryReturn(whenHoldingMoreThan: 64 << 20, freeHeld: { held.load(ordering: .relaxed) },
+                                      action: { given.add(1, ordering: .relaxed) })
+        for free in [0, 32 << 20, 64 << 20] {
+            held.store(free, ordering: .relaxed)
+            memory.giveBack()
+        }
+        #expect(given.load(ordering: .relaxed) == 0)
+        held.store((64 << 20) + 1, ordering: .relaxed)
+        memory.giveBack()
+        memory.giveBack()
+        #expect(given.load(ordering: .relaxed) == 2)
     }
 
-    var total: Int { given.load(ordering: .relaxed) }
 }
