@@ -4,7 +4,8 @@ Per card, the photo is decoded once, with shrink-on-load, to the largest feature
 photo aspect-fit to the card's width at the largest scale) and kept in memory. Each scale is
 that image, reduced for the smaller scales, extended down to the card's height by repeating
 its bottom row (a stand-in for the text area that costs next to nothing to make or compress),
-and encoded with the settings given. No blur, no text, no compositing.
+and encoded with the settings given (with --fidelity-floor, by cardbake's steps and floor, the text
+area being the extended rows). No blur, no text, no compositing.
 """
 
 import pyvips
@@ -25,7 +26,7 @@ def main():
             image = decoded if scale == largest else decoded.resize(scale / largest)
             image = image.embed(0, 0, args.width * scale,
                                 (feature + args.text_height) * scale, extend="copy")
-            save(image, output_path(args, card_id, scale), args)
+            save(image, output_path(args, card_id, scale), args, text_top=feature * scale)
 
 
 if __name__ == "__main__":
