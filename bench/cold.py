@@ -15,6 +15,9 @@ figure is the median of its runs. Three comparisons:
 - JPEG q90 without chroma subsampling on every side (cardbake with `"quality": 90` in the catalog's
   style): the same encoder settings exactly.
 
+And cardbake alone on 600 small cards at 1x (the photographs reduced to 800 pixels wide), where
+per-card costs rather than pixels set the pace: its CPU/wall says how busy it keeps the cores.
+
 Targets: the expert's wall and CPU time at least 1.5x cardbake's, cardbake's CPU at most 1.1x the
 floor's.
 
@@ -44,12 +47,13 @@ class Contender(NamedTuple):
     command: list
     prepare: object
     check: object
+    cards: int = CARDS
 
 
 def cardbake(name, build, catalog=None):
     """cardbake's cold build (a bench.Cardbake) of `catalog` (by default the bench's) into its emptied folders."""
     return Contender(name, build.command(catalog), lambda: bench.remove(build.output, build.cache),
-                     lambda: build.expect("rendered"))
+                     lambda: build.expect("rendered"), build.size)
 
 
 def catalog_at_quality(quality):
@@ -138,7 +142,10 @@ def main():
         script(names["q90"][2], "floor.py", "floor-q90", manifest, geometry, png, jpeg_q90),
         script(names["default"][2], "floor.py", "floor-default", manifest, geometry, png,
                ["--format", "jpeg", "--fidelity-floor"]),
+        cardbake(f"cardbake, {make_data.SMALL_CARDS} small cards at 1x, PNG",
+                 bench.Cardbake(binary, make_data.SMALL_CARDS, "small-1x"), make_data.small_catalog()),
     ]
+    cards = {contender.name: contender.cards for contender in contenders}
     usage, runs = alternating(contenders, bench.RUNS)
     targets = (ratio_rows("PNG level 2, adaptive filters", usage, *names["png"])
                + ratio_rows("the default format (the expert picking per image by the same floor)", usage, *names["default"])
@@ -153,12 +160,15 @@ def main():
         f"- {CARDS} cards of 12 MP photos (4032 x 3024) at 1x, 2x and 3x, {geometry[0]} pt wide with a {geometry[1]} pt "
         f"text area. {bench.RUNS} rounds; in each, every command below runs once, in this order, into emptied "
         "folders (cardbake's output and cache folder); figures are medians, each run's in the last column.",
+        f"- The small cards: {make_data.SMALL_CARDS} cards at 1x over the same photos reduced to "
+        f"{make_data.SMALL_WIDTH} pixels wide (bench/make_data.py, `small_catalog`).",
         "",
         "### Targets", "",
         bench.table(["target", "measured", "goal", "result"], targets),
         "", "### Runs", "",
         bench.table(["command", "wall s", "CPU s", "CPU/wall", "peak RSS MB", "cards/s", "runs: wall / CPU s"],
-                    [bench.usage_row(name, figures, CARDS) + [run_figures(runs[name])] for name, figures in usage.items()]),
+                    [bench.usage_row(name, figures, cards[name]) + [run_figures(runs[name])]
+                     for name, figures in usage.items()]),
     ])
     results.publish(bench.RESULTS, "cold", section)
 

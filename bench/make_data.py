@@ -25,6 +25,8 @@ NOISE_SIGMA = 5.0
 JPEG_QUALITY = 90
 CATALOG_SIZES = (20, 48, 100, 200, 1000, 10000)
 CATALOG_STYLE = {"scales": [1, 2, 3], "format": "png"}
+# Small cards: the photographs reduced to SMALL_WIDTH pixels wide, SMALL_CARDS cards at 1x only.
+SMALL_WIDTH, SMALL_CARDS = 800, 600
 
 REPO = Path(__file__).resolve().parent.parent
 DEMO_CATALOG = REPO / "Input" / "catalog.json"
@@ -105,6 +107,24 @@ def catalog(size, demo_cards):
             "description": f"{demo['description']} Card {index + 1} of {size}.",
         })
     return {"version": 1, "style": CATALOG_STYLE, "cards": cards}
+
+
+def small_catalog():
+    """The path of the small cards' catalog, made (from the photographs) unless it is there: every
+    paint is small, so the build is bound by per-card costs rather than by pixels."""
+    path = DATA / "small" / f"catalog-{SMALL_CARDS}-1x.json"
+    if path.exists():
+        return path
+    main()
+    (DATA / "small" / "images").mkdir(parents=True, exist_ok=True)
+    for index in range(PHOTO_COUNT):
+        pyvips.Image.thumbnail(str(DATA / photo_name(index)), SMALL_WIDTH).jpegsave(
+            str(DATA / "small" / photo_name(index)), Q=JPEG_QUALITY, strip=True)
+    document = catalog(SMALL_CARDS, json.loads(DEMO_CATALOG.read_text())["cards"])
+    document["style"] = {**CATALOG_STYLE, "scales": [1]}
+    # Written last: its presence says the photographs are complete.
+    path.write_text(json.dumps(document, ensure_ascii=False, indent=1))
+    return path
 
 
 def main():

@@ -54,6 +54,20 @@ struct PaintBudgetTests {
         #expect(mostAtOnce(paintsOf: 400, onThreads: 6, in: budget) <= 3)
     }
 
+    @Test("Paints within the free pixels run side by side, however large the room makes the largest")
+    func freePixels() {
+        let budget = PaintBudget(room: 1, freePixels: 2_000)
+        let second = DispatchSemaphore(value: 0)
+        // With room for one paint of 900 only, the second would wait for the first, which waits for it.
+        let ranTogether = budget.paint(pixels: 900) {
+            Thread { budget.paint(pixels: 900) { _ = second.signal() } }.start()
+            return second.wait(timeout: .now() + 10) == .success
+        }
+        #expect(ranTogether)
+        #expect(mostAtOnce(paintsOf: 900, onThreads: 4, in: budget) <= 2)
+        #expect(PaintBudget(workers: 3, cpus: 2).freePixels == 2_000_000)
+    }
+
     @Test("A build's room is three quarters of a largest paint per CPU its workers use, at least one")
     func buildRoom() {
         #expect(PaintBudget(workers: 3, cpus: 2).room == 1.5)
