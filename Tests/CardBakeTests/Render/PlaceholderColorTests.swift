@@ -32,6 +32,15 @@ struct OklabTests {
         }
     }
 
+    @Test("Cube roots are within 4 ulp of libm's, and 0 for 0")
+    func cubeRoots() {
+        // Every linear-light mix a pixel gives is 0 or within 1e-5...1; a margin on both sides.
+        for x in (1..<40_000).map({ Double($0) / 32_000 }) + [1e-12, 1e-9, 1e-6, 2] {
+            #expect(abs(Oklab.cubeRoot(x) - cbrt(x)) <= 4 * cbrt(x).ulp, "cube root of \(x)")
+        }
+        #expect(Oklab.cubeRoot(0) == 0)
+    }
+
     @Test("Distance is zero to itself, symmetric, and ΔE between black and white is 1")
     func distance() {
         let (black, white, red) = (Oklab(.black), Oklab(.white), Oklab(red: 255, green: 0, blue: 0))
