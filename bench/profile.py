@@ -28,7 +28,8 @@ CARDS = 48
 FREQUENCY = 999  # samples per second and thread
 # (what the samples did, the library's file name, the symbol), first match wins; None matches anything.
 CLASSES = (
-    ("SHA-256 of inputs and outputs", None, re.compile(r"sha256", re.I)),
+    ("SHA-256 of inputs and outputs (libcrypto)", re.compile(r"^libcrypto"), None),
+    ("SHA-256 of inputs and outputs (libcrypto)", None, re.compile(r"sha256", re.I)),
     ("PNG encode: compression and CRCs (libdeflate; zlib, libpng)", re.compile(r"^lib(deflate|z|png)"), None),
     ("JPEG decode of the photos, and encode in the default format (libjpeg-turbo)", re.compile(r"^libjpeg"), None),
     ("libvips: scaling, blur, colour, pipeline (libvips, orc)", re.compile(r"^(libvips|liborc|orcexec)"), None),
@@ -43,7 +44,12 @@ CLASSES = (
      re.compile(r"FidelityFloor|SquaredErrors")),
     ("cardbake: PNG row filters (PNGScanlines)", re.compile(r"^cardbake$"), re.compile(r"PNGScanlines|PNGRowFilter|AdaptiveFilter")),
     ("cardbake: the rest (planning, cache, manifest)", re.compile(r"^cardbake$"), None),
-    ("kernel: page faults, file I/O, scheduling", re.compile(r"^\[kernel"), None),
+    ("kernel: writing and reading files (output, cache, journal)", re.compile(r"^\[kernel"),
+     re.compile(r"ext4|jbd2|folio|filemap|find_get_block|recently_deleted|find_inode_bit|iomap|_iter|vfs_|"
+                r"generic_perform_write|dentry|inode|path_|link_path|do_renameat|namei")),
+    ("kernel: page faults", re.compile(r"^\[kernel"),
+     re.compile(r"page_fault|clear_page|do_anonymous_page|handle_mm_fault|do_fault|lock_vma|irqentry_exit")),
+    ("kernel: scheduling, locks and the rest", re.compile(r"^\[kernel"), None),
     ("C library, GLib, libm, Swift runtime: allocation, copies, maths",
      re.compile(r"^(libc\.|libglib|libgobject|libm\.|libswift|ld-linux|libFoundation|libdispatch|libstdc)"), None),
 )
@@ -89,7 +95,7 @@ def main():
     for name, arguments in builds.items():
         bench.progress(f"profile: cold build of {CARDS} cards, {name}")
         measured[name] = profile(binary, name.split(",")[0].split(":")[0].replace(" ", "-"), arguments)
-    kinds = [name for name, _, _ in CLASSES] + ["other"]
+    kinds = list(dict.fromkeys(name for name, _, _ in CLASSES)) + ["other"]
     rows = []
     for kind in kinds:
         cells = []
