@@ -29,7 +29,6 @@ FREQUENCY = 999  # samples per second and thread
 # (what the samples did, the library's file name, the symbol), first match wins; None matches anything.
 CLASSES = (
     ("SHA-256 of inputs and outputs (libcrypto)", re.compile(r"^libcrypto"), None),
-    ("SHA-256 of inputs and outputs (libcrypto)", None, re.compile(r"sha256", re.I)),
     ("PNG encode: compression and CRCs (libdeflate; zlib, libpng)", re.compile(r"^lib(deflate|z|png)"), None),
     ("JPEG decode of the photos, and encode in the default format (libjpeg-turbo)", re.compile(r"^libjpeg"), None),
     ("libvips: scaling, blur, colour, pipeline (libvips, orc)", re.compile(r"^(libvips|liborc|orcexec)"), None),
@@ -95,7 +94,7 @@ def main():
     for name, arguments in builds.items():
         bench.progress(f"profile: cold build of {CARDS} cards, {name}")
         measured[name] = profile(binary, name.split(",")[0].split(":")[0].replace(" ", "-"), arguments)
-    kinds = list(dict.fromkeys(name for name, _, _ in CLASSES)) + ["other"]
+    kinds = [name for name, _, _ in CLASSES] + ["other"]
     rows = []
     for kind in kinds:
         cells = []

@@ -20,5 +20,4 @@ struct FreeMemoryReturnTests {
         memory.giveBack()
         #expect(given.load(ordering: .relaxed) == 2)
     }
-
 }
