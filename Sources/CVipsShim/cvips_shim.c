@@ -221,8 +221,8 @@ const void *cvips_image_data(VipsImage *in) {
     return vips_image_get_data(in);
 }
 
-int cvips_resize(VipsImage *in, VipsImage **out, double hscale, double vscale) {
-    return vips_resize(in, out, hscale, "vscale", vscale, NULL);
+int cvips_resize(VipsImage *in, VipsImage **out, double hscale, double vscale, double gap) {
+    return vips_resize(in, out, hscale, "vscale", vscale, "gap", gap, NULL);
 }
 
 int cvips_gaussblur(VipsImage *in, VipsImage **out, double sigma, VipsPrecision precision) {

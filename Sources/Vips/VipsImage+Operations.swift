@@ -4,15 +4,19 @@ import CVipsShim
 /// The handful of libvips operations cardbake composes cards with. Each returns a new lazy image.
 extension VipsImage {
     /// Resizes by separate horizontal and vertical factors (lanczos3; anti-aliased when shrinking).
-    public func resized(horizontally hscale: Double, vertically vscale: Double) throws(VipsError) -> VipsImage {
-        try Self.make("resize") { cvips_resize(pointer, $0, hscale, vscale) }
+    /// A reduction by 4 or more starts with a box shrink unless `boxShrinkFirst` is false: cheaper
+    /// on large images, but libvips 8.14's is slow on small ones (a 320 × 540 card to 59 × 100 took
+    /// 6.3 ms with it, 1.5 ms without).
+    public func resized(horizontally hscale: Double, vertically vscale: Double,
+                        boxShrinkFirst: Bool = true) throws(VipsError) -> VipsImage {
+        try Self.make("resize") { cvips_resize(pointer, $0, hscale, vscale, boxShrinkFirst ? 2 : 0) }
     }
 
-    /// Resizes to exactly `width × height` pixels.
-    public func resized(toWidth width: Int, height: Int) throws(VipsError) -> VipsImage {
+    /// Resizes to exactly `width × height` pixels; `boxShrinkFirst` as for ``resized(horizontally:vertically:boxShrinkFirst:)``.
+    public func resized(toWidth width: Int, height: Int, boxShrinkFirst: Bool = true) throws(VipsError) -> VipsImage {
         if width == self.width && height == self.height { return self }
         return try resized(horizontally: Double(width) / Double(self.width),
-                           vertically: Double(height) / Double(self.height))
+                           vertically: Double(height) / Double(self.height), boxShrinkFirst: boxShrinkFirst)
     }
 
     /// Gaussian blur, in float precision; edges are what libvips' convolution gives, so callers that

@@ -72,8 +72,9 @@ int cvips_copy_memory(VipsImage *in, VipsImage **out);
 /// memory in place first (vips_image_get_data). NULL on failure.
 const void *cvips_image_data(VipsImage *in);
 
-/// Resizes by independent horizontal and vertical factors with the default (lanczos3) kernel.
-int cvips_resize(VipsImage *in, VipsImage **out, double hscale, double vscale);
+/// Resizes by independent horizontal and vertical factors with the default (lanczos3) kernel; `gap` is
+/// vips_resize's (2 by default: a box shrink first for the part of a reduction past twice that; 0: none).
+int cvips_resize(VipsImage *in, VipsImage **out, double hscale, double vscale, double gap);
 
 /// Gaussian blur at the given precision (float, or integer for 8-bit images).
 int cvips_gaussblur(VipsImage *in, VipsImage **out, double sigma, VipsPrecision precision);

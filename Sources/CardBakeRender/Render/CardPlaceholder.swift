@@ -38,10 +38,11 @@ package enum CardPlaceholder {
 }
 
 extension VipsImage {
-    /// The image scaled so that its longer side is `side` pixels, keeping its aspect ratio.
+    /// The image scaled so that its longer side is `side` pixels, keeping its aspect ratio: a card
+    /// is small, so with lanczos alone (no box shrink first).
     func resized(fittingIn side: Int) throws(VipsError) -> VipsImage {
         let longer = max(width, height)
         return try resized(toWidth: max(1, (width * side + longer / 2) / longer),
-                           height: max(1, (height * side + longer / 2) / longer))
+                           height: max(1, (height * side + longer / 2) / longer), boxShrinkFirst: false)
     }
 }
