@@ -5,8 +5,8 @@ import CVipsShim
 extension VipsImage {
     /// Resizes by separate horizontal and vertical factors (lanczos3; anti-aliased when shrinking).
     /// A reduction by 4 or more starts with a box shrink unless `boxShrinkFirst` is false: cheaper
-    /// on large images, but libvips 8.14's is slow on small ones (a 320 × 540 card to 59 × 100 took
-    /// 6.3 ms with it, 1.5 ms without).
+    /// on large images, but libvips 8.14's is slow on small ones (bench/README.md, "The placeholder's
+    /// data URL").
     public func resized(horizontally hscale: Double, vertically vscale: Double,
                         boxShrinkFirst: Bool = true) throws(VipsError) -> VipsImage {
         try Self.make("resize") { cvips_resize(pointer, $0, hscale, vscale, boxShrinkFirst ? 2 : 0) }
