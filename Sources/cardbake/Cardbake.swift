@@ -36,12 +36,11 @@ enum Main {
         // build's peak stays near a short one's (bench/README.md, "Workers and the allocator").
         mallopt(M_ARENA_MAX, Int32(max(1, UsableCPUs.current.count / 2)))
         // Decoded images, canvases and encoded bitmaps (all under 32 MiB) are reused from the heap
-        // rather than mapped and unmapped for each card, which cost a cold build 6-7 % of its CPU in
-        // page faults; the heap's top is given back past 64 MiB, and after cards by
-        // `FreeMemoryReturn`. A fixed threshold: glibc's own moves with every free and fragments the
-        // heap (bench/README.md, "Workers and the allocator").
+        // rather than mapped and unmapped for each card, whose page faults cost more than the
+        // memory; the heap keeps what `FreeMemoryReturn` keeps free. A fixed threshold: glibc's own
+        // moves with every free and fragments the heap (bench/README.md, "Workers and the allocator").
         mallopt(M_MMAP_THRESHOLD, 32 << 20)
-        mallopt(M_TRIM_THRESHOLD, 64 << 20)
+        mallopt(M_TRIM_THRESHOLD, Int32(FreeMemoryReturn.keptFree))
         do {
             var command = try Cardbake.parseAsRoot()
             if var command = command as? any AsyncParsableCommand {

@@ -25,9 +25,8 @@ struct CardRendering: Sendable {
     let maxPixels: Int
     /// Shared by the build's workers: how many pixels they paint at once.
     let budget: PaintBudget
-    /// Used after each card is painted. The bound is above what the workers free between cards and
-    /// take again for the next ones (bench/README.md, "Workers and the allocator").
-    let freeMemory = FreeMemoryReturn(whenHoldingMoreThan: 64 << 20)
+    /// Used after each card is painted.
+    let freeMemory = FreeMemoryReturn()
 
     /// Throws ``CardFailure`` when the card cannot be rendered and ``BuildCancelled`` when cancelled.
     func render(_ lookUp: CardLookUp, cancellation: Cancellation) async throws -> RenderedCard {
