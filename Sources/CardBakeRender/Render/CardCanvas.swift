@@ -76,9 +76,7 @@ package struct CardCanvas: Sendable {
                 for row in painted {
                     let bytes = (memory + (row - rows.lowerBound) * rowBytes).assumingMemoryBound(to: UInt8.self)
                     let start = (row - first) * rowLength + columns.lowerBound * 3
-                    for index in 0..<columns.count * 3 {
-                        bytes[index] = Self.roundedByte(band[start + index])
-                    }
+                    Self.round(UnsafeBufferPointer(rebasing: band[start..<start + columns.count * 3]), into: bytes)
                 }
             }
         }
@@ -92,6 +90,14 @@ package struct CardCanvas: Sendable {
     private static func roundedByte(_ sample: Float) -> UInt8 {
         let clipped = min(max(sample, 0), 255)
         return UInt8(truncatingIfNeeded: (clipped + 0x1p23).bitPattern)
+    }
+
+    /// Each of `samples` as ``roundedByte(_:)`` into `bytes`. The loop indexes two buffers from 0, with
+    /// no offset arithmetic the compiler must check for overflow, so that it vectorises.
+    private static func round(_ samples: UnsafeBufferPointer<Float>, into bytes: UnsafeMutablePointer<UInt8>) {
+        for index in samples.indices {
+            bytes[index] = roundedByte(samples[index])
+        }
     }
 
     /// Paints the part of `layer` within `band`'s `rows` (the band starts at row `rows.lowerBound`).
@@ -114,53 +120,71 @@ package struct CardCanvas: Sendable {
             for row in rows {
                 let canvasRow = ((row - bandStart) * width + columns.lowerBound) * 3
                 let sourceRow = ((row - y) * layerWidth + (columns.lowerBound - x) * step) * bands
+                let target = UnsafeMutableBufferPointer(rebasing: canvas[canvasRow..<canvasRow + columns.count * 3])
+                let samples = UnsafeBufferPointer(rebasing: source[sourceRow...])
                 if let color {
-                    Self.paint(color, through: source, from: sourceRow, step: step, over: canvas, at: canvasRow,
-                               pixels: columns.count)
+                    if layer.repeatsColumn {
+                        Self.paint(color, coverage: samples[0], over: target)
+                    } else {
+                        Self.paint(color, through: samples, over: target)
+                    }
                 } else if bands == 3 {
-                    Self.copy(source, from: sourceRow, to: canvas, at: canvasRow, pixels: columns.count)
+                    Self.copy(samples, to: target)
                 } else {
-                    Self.blend(source, from: sourceRow, over: canvas, at: canvasRow, pixels: columns.count)
+                    Self.blend(samples, over: target)
                 }
             }
         }
     }
 
-    private static func copy<Sample: CanvasSample>(_ source: UnsafeBufferPointer<Sample>, from start: Int,
-                             to canvas: UnsafeMutableBufferPointer<Float>, at offset: Int, pixels: Int) {
-        for index in 0..<pixels * 3 {
-            canvas[offset + index] = source[start + index].floatValue
+    // The per-row loops below index buffers from 0 and do the same arithmetic for every pixel (a
+    // pixel a layer does not cover blends with alpha 0, which leaves it exactly as it was), so that
+    // they vectorise.
+
+    private static func copy<Sample: CanvasSample>(_ source: UnsafeBufferPointer<Sample>,
+                                                   to canvas: UnsafeMutableBufferPointer<Float>) {
+        for index in canvas.indices {
+            canvas[index] = source[index].floatValue
         }
     }
 
-    /// Paints `color` through the coverage from `start`, `step` samples apart (0 repeats one sample).
+    /// Paints `color` through one coverage sample per pixel.
     private static func paint<Sample: CanvasSample>(_ color: CardColor, through coverage: UnsafeBufferPointer<Sample>,
-                                                    from start: Int, step: Int,
-                                                    over canvas: UnsafeMutableBufferPointer<Float>, at offset: Int, pixels: Int) {
+                                                    over canvas: UnsafeMutableBufferPointer<Float>) {
         let opacity = Float(color.alpha) / 255
         let (red, green, blue) = (Float(color.red), Float(color.green), Float(color.blue))
-        for pixel in 0..<pixels {
-            let alpha = min(max(coverage[start + pixel * step].floatValue * opacity, 0), 1)
-            guard alpha > 0 else { continue }
-            let c = offset + pixel * 3
+        for pixel in 0..<canvas.count / 3 {
+            let alpha = min(max(coverage[pixel].floatValue * opacity, 0), 1)
             let keep = 1 - alpha
-            canvas[c] = red * alpha + canvas[c] * keep
-            canvas[c + 1] = green * alpha + canvas[c + 1] * keep
-            canvas[c + 2] = blue * alpha + canvas[c + 2] * keep
+            canvas[pixel * 3] = red * alpha + canvas[pixel * 3] * keep
+            canvas[pixel * 3 + 1] = green * alpha + canvas[pixel * 3 + 1] * keep
+            canvas[pixel * 3 + 2] = blue * alpha + canvas[pixel * 3 + 2] * keep
         }
     }
 
-    private static func blend<Sample: CanvasSample>(_ source: UnsafeBufferPointer<Sample>, from start: Int,
-                              over canvas: UnsafeMutableBufferPointer<Float>, at offset: Int, pixels: Int) {
-        for pixel in 0..<pixels {
-            let s = start + pixel * 4
+    /// Paints `color` at one coverage for every pixel.
+    private static func paint<Sample: CanvasSample>(_ color: CardColor, coverage: Sample,
+                                                    over canvas: UnsafeMutableBufferPointer<Float>) {
+        let alpha = min(max(coverage.floatValue * (Float(color.alpha) / 255), 0), 1)
+        let keep = 1 - alpha
+        let (red, green, blue) = (Float(color.red) * alpha, Float(color.green) * alpha, Float(color.blue) * alpha)
+        for pixel in 0..<canvas.count / 3 {
+            canvas[pixel * 3] = red + canvas[pixel * 3] * keep
+            canvas[pixel * 3 + 1] = green + canvas[pixel * 3 + 1] * keep
+            canvas[pixel * 3 + 2] = blue + canvas[pixel * 3 + 2] * keep
+        }
+    }
+
+    /// Blends RGBA samples (alpha 0–255) over the canvas.
+    private static func blend<Sample: CanvasSample>(_ source: UnsafeBufferPointer<Sample>,
+                                                    over canvas: UnsafeMutableBufferPointer<Float>) {
+        for pixel in 0..<canvas.count / 3 {
+            let s = pixel * 4
             let alpha = min(max(source[s + 3].floatValue / 255, 0), 1)
-            guard alpha > 0 else { continue }
-            let c = offset + pixel * 3
             let keep = 1 - alpha
-            canvas[c] = source[s].floatValue * alpha + canvas[c] * keep
-            canvas[c + 1] = source[s + 1].floatValue * alpha + canvas[c + 1] * keep
-            canvas[c + 2] = source[s + 2].floatValue * alpha + canvas[c + 2] * keep
+            canvas[pixel * 3] = source[s].floatValue * alpha + canvas[pixel * 3] * keep
+            canvas[pixel * 3 + 1] = source[s + 1].floatValue * alpha + canvas[pixel * 3 + 1] * keep
+            canvas[pixel * 3 + 2] = source[s + 2].floatValue * alpha + canvas[pixel * 3 + 2] * keep
         }
     }
 }

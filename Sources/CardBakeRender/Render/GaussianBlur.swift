@@ -63,8 +63,14 @@ package struct GaussianBlur {
             let lastRead = min(y + radius, height - 1)
             for row in firstNotAcross..<lastRead + 1 where !rowIsEmpty[row] {
                 let sourceRow = UnsafeBufferPointer(rebasing: source[row * width..<(row + 1) * width])
-                for x in 0..<padded.count {
-                    padded[x] = Float(sourceRow[min(max(x - radius, 0), width - 1)])
+                let (first, last) = (Float(sourceRow[0]), Float(sourceRow[width - 1]))
+                for x in 0..<radius {
+                    padded[x] = first
+                    padded[radius + width + x] = last
+                }
+                let middle = UnsafeMutableBufferPointer(rebasing: padded[radius..<radius + width])
+                for x in 0..<width {
+                    middle[x] = Float(sourceRow[x])
                 }
                 let output = acrossRow(row)
                 output.update(repeating: 0)
@@ -79,10 +85,22 @@ package struct GaussianBlur {
                 guard !rowIsEmpty[sourceY] else { continue }
                 add(kernel[tap], times: UnsafeBufferPointer(acrossRow(sourceY)), to: sums)
             }
+            let resultRow = UnsafeMutableBufferPointer(rebasing: result[y * width..<(y + 1) * width])
             for x in 0..<width {
-                result[y * width + x] = UInt8(min(max(sums[x], 0), 255).rounded())
+                resultRow[x] = roundedByte(sums[x])
             }
         }
+    }
+
+    /// `sum` clipped to 0–255 and rounded to the nearest integer, halves away from zero (as
+    /// `rounded()`), in arithmetic that vectorises: adding 2²³ rounds to the nearest even integer,
+    /// and a half that went down to even goes up by one.
+    @inline(__always)
+    static func roundedByte(_ sum: Float) -> UInt8 {
+        let clipped = min(max(sum, 0), 255)
+        let biased = clipped + 0x1p23
+        let halfDown: UInt32 = clipped - (biased - 0x1p23) == 0.5 ? 1 : 0
+        return UInt8(truncatingIfNeeded: biased.bitPattern &+ halfDown)
     }
 
     /// `output[i] += weight × row[i]` for every `i`; the rows have the same length.

@@ -9,9 +9,17 @@ package enum PlaceholderColor {
     package static func of(_ samples: [UInt8]) -> CardColor {
         precondition(samples.count >= 3 && samples.count % 3 == 0, "opaque RGB pixels")
         var (l, a, b) = (0.0, 0.0, 0.0)
+        // Neighbouring pixels are often the same colour (a blurred background at 8 bits, a text's
+        // fill): each is converted once per run.
+        var previous = (samples[0], samples[1], samples[2])
+        var color = Oklab(red: previous.0, green: previous.1, blue: previous.2)
         var index = 0
         while index < samples.count {
-            let color = Oklab(red: samples[index], green: samples[index + 1], blue: samples[index + 2])
+            let pixel = (samples[index], samples[index + 1], samples[index + 2])
+            if pixel != previous {
+                previous = pixel
+                color = Oklab(red: pixel.0, green: pixel.1, blue: pixel.2)
+            }
             l += color.l
             a += color.a
             b += color.b

@@ -62,4 +62,16 @@ struct GaussianBlurTests {
         }
         #expect(worst < 0.51, "largest difference \(worst) levels")
     }
+
+    @Test("Rounding a sum to a level is rounded() clipped to 0–255: every half, its neighbours, and out of range")
+    func roundingMatchesRounded() {
+        var sums: [Float] = [-1, -0.5, -0.0, 0, 255, 255.4, 255.5, 256, 1e9, .infinity, -.infinity]
+        for level in 0...255 {
+            let half = Float(level) + 0.5
+            sums += [Float(level), half, half.nextDown, half.nextUp, Float(level).nextUp, Float(level).nextDown]
+        }
+        sums += stride(from: Float(-2), through: 258, by: 0.013).map { $0 }
+        let wrong = sums.filter { GaussianBlur.roundedByte($0) != UInt8(min(max($0, 0), 255).rounded()) }
+        #expect(wrong.isEmpty, "differs for \(wrong.prefix(5))")
+    }
 }
