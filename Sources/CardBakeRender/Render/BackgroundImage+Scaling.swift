@@ -56,19 +56,31 @@ extension BackgroundImage {
             precondition(output.count >= range.count * rowLength, "the output holds the rows")
             wideRows.withUnsafeBufferPointer { wide in
                 for y in range {
-                    // Weights and row starts in locals, so the inner loop is plain vectorisable arithmetic.
                     let taps = rows[y]
-                    let (w0, w1, w2, w3) = (taps.weights[0], taps.weights[1], taps.weights[2], taps.weights[3])
-                    let (r0, r1, r2, r3) = (taps.indices[0] * rowLength, taps.indices[1] * rowLength,
-                                            taps.indices[2] * rowLength, taps.indices[3] * rowLength)
+                    let weights = (taps.weights[0], taps.weights[1], taps.weights[2], taps.weights[3])
+                    let starts = (taps.indices[0] * rowLength, taps.indices[1] * rowLength,
+                                  taps.indices[2] * rowLength, taps.indices[3] * rowLength)
                     let out = (y - range.lowerBound) * rowLength
                     for columns in shown(row: y, hidden: hidden) {
-                        for index in columns.lowerBound * 3..<columns.upperBound * 3 {
-                            output[out + index] = w0 * wide[r0 + index] + w1 * wide[r1 + index]
-                                + w2 * wide[r2 + index] + w3 * wide[r3 + index]
+                        let samples = columns.lowerBound * 3..<columns.upperBound * 3
+                        func wideRow(_ start: Int) -> UnsafeBufferPointer<Float> {
+                            UnsafeBufferPointer(rebasing: wide[start + samples.lowerBound..<start + samples.upperBound])
                         }
+                        Self.blend(weights, of: (wideRow(starts.0), wideRow(starts.1), wideRow(starts.2), wideRow(starts.3)),
+                                   into: UnsafeMutableBufferPointer(rebasing: output[out + samples.lowerBound..<out + samples.upperBound]))
                     }
                 }
+            }
+        }
+
+        /// `output[i]` = the weighted sum of the four rows' `i`th samples. Buffers indexed from 0, with
+        /// no offset arithmetic the compiler must check for overflow in the loop, so that it vectorises.
+        private static func blend(_ w: (Float, Float, Float, Float),
+                                  of rows: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>,
+                                            UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>),
+                                  into output: UnsafeMutableBufferPointer<Float>) {
+            for index in output.indices {
+                output[index] = w.0 * rows.0[index] + w.1 * rows.1[index] + w.2 * rows.2[index] + w.3 * rows.3[index]
             }
         }
 
