@@ -225,6 +225,14 @@ int cvips_resize(VipsImage *in, VipsImage **out, double hscale, double vscale, d
     return vips_resize(in, out, hscale, "vscale", vscale, "gap", gap, NULL);
 }
 
+int cvips_reducev(VipsImage *in, VipsImage **out, double vshrink, double gap) {
+    return vips_reducev(in, out, vshrink, "kernel", VIPS_KERNEL_LANCZOS3, "gap", gap, NULL);
+}
+
+int cvips_shrinkh(VipsImage *in, VipsImage **out, int factor) {
+    return vips_shrinkh(in, out, factor, "ceil", TRUE, NULL);
+}
+
 int cvips_gaussblur(VipsImage *in, VipsImage **out, double sigma, VipsPrecision precision) {
     return vips_gaussblur(in, out, sigma, "precision", precision, NULL);
 }

@@ -22,6 +22,7 @@ public final class VipsImage: @unchecked Sendable {
     public var bands: Int { Int(vips_image_get_bands(pointer)) }
     public var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
     public var format: VipsBandFormat { vips_image_get_format(pointer) }
+    public var interpretation: VipsInterpretation { vips_image_get_interpretation(pointer) }
 
     /// Runs a libvips call that writes one output image, throwing with its own libvips message on failure
     /// (through ``VipsCall``). The call builds a lazy pipeline under ``Vips/pipelineLock``, unless it

@@ -76,6 +76,13 @@ const void *cvips_image_data(VipsImage *in);
 /// vips_resize's (2 by default: a box shrink first for the part of a reduction past twice that; 0: none).
 int cvips_resize(VipsImage *in, VipsImage **out, double hscale, double vscale, double gap);
 
+/// vips_reducev with the lanczos3 kernel and vips_resize's `gap` (what vips_resize does first when it reduces).
+int cvips_reducev(VipsImage *in, VipsImage **out, double vshrink, double gap);
+
+/// vips_shrinkh by a whole factor, the last output pixel averaging what remains (`ceil`), as vips_reduceh's
+/// box shrink does.
+int cvips_shrinkh(VipsImage *in, VipsImage **out, int factor);
+
 /// Gaussian blur at the given precision (float, or integer for 8-bit images).
 int cvips_gaussblur(VipsImage *in, VipsImage **out, double sigma, VipsPrecision precision);
 

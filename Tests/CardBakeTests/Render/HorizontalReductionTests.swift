@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+@testable import Vips
+
+@Suite("Resizing 8-bit images: libvips' reduction, the horizontal step done here", .vips)
+struct HorizontalReductionTests {
+    /// `width × height` pixels of `bands` samples with detail at every scale and runs of 0 and 255,
+    /// whose lanczos lobes overshoot and are clipped.
+    static func pattern(width: Int, height: Int, bands: Int) throws -> VipsImage {
+        var state: UInt32 = 12_345
+        let samples = (0..<width * height * bands).map { index -> UInt8 in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            let x = index / bands % width
+            switch x / 7 % 4 {
+            case 0: return 0
+            case 1: return 255
+            default: return UInt8(truncatingIfNeeded: state >> 24)
+            }
+        }
+        return try VipsImage.fromPixels(samples, width: width, height: height, bands: bands)
+    }
+
+    @Test("Byte for byte what vips_resize gives, with and without the box shrink first",
+          arguments: [(1008, 60, 960, 57), (1008, 40, 640, 25), (2016, 30, 960, 14), (960, 20, 320, 7),
+                      (448, 50, 43, 5), (320, 54, 59, 10), (59, 100, 16, 27), (200, 9, 199, 9), (37, 5, 1, 1)])
+    func sameAsLibvips(size: (width: Int, height: Int, toWidth: Int, toHeight: Int)) throws {
+        for bands in [1, 3, 4] {
+            let image = try Self.pattern(width: size.width, height: size.height, bands: bands)
+            for boxShrinkFirst in [true, false] {
+                let hscale = Double(size.toWidth) / Double(size.width), vscale = Double(size.toHeight) / Double(size.height)
+                let ours: [UInt8] = try image.resized(horizontally: hscale, vertically: vscale,
+                                                      boxShrinkFirst: boxShrinkFirst).pixels()
+                let libvips: [UInt8] = try image.resizedByLibvips(horizontally: hscale, vertically: vscale,
+                                                                  gap: boxShrinkFirst ? 2 : 0).pixels()
+                #expect(ours.count == size.toWidth * size.toHeight * bands)
+                #expect(ours == libvips, "\(size), \(bands) bands, box shrink first: \(boxShrinkFirst)")
+            }
+        }
+    }
+
+    @Test("The result keeps the source's interpretation")
+    func interpretation() throws {
+        let unlabelled = try Self.pattern(width: 300, height: 20, bands: 1)
+        let image = try unlabelled.labelledSRGB()
+        #expect(image.interpretation != unlabelled.interpretation)
+        #expect(try image.resized(toWidth: 100, height: 20).interpretation == image.interpretation)
+    }
+}
