@@ -122,6 +122,93 @@ int cvips_thumbnail(VipsSource *source, VipsImage **out, int width) {
     return result;
 }
 
+// vips_thumbnail_calculate_shrink (8.14) for a target `width` wide and VIPS_MAX_COORD high, size down,
+// no crop, auto-rotated: the shrink of each axis, both that of the axis that limits.
+static void cvips_thumbnail_shrink(int input_width, int input_height, int width, gboolean swap,
+                                   double *hshrink, double *vshrink) {
+    int target_width = swap ? VIPS_MAX_COORD : width;
+    int target_height = swap ? width : VIPS_MAX_COORD;
+    *hshrink = (double) input_width / target_width;
+    *vshrink = (double) input_height / target_height;
+    if (*hshrink < *vshrink)
+        *hshrink = *vshrink;
+    else
+        *vshrink = *hshrink;
+    *hshrink = VIPS_MIN(VIPS_MAX(1, *hshrink), input_width);
+    *vshrink = VIPS_MIN(VIPS_MAX(1, *vshrink), input_height);
+}
+
+int cvips_thumbnail_open(VipsSource *source, int width, VipsImage **out, double *hshrink, double *vshrink) {
+    *out = NULL;
+    const char *loader = vips_foreign_find_load_source(source);
+    if (!loader)
+        return -1;
+    if (!vips_isprefix("VipsForeignLoadJpeg", loader))
+        return 1;
+    VipsImage *header = vips_image_new_from_source(source, "fail_on=error", NULL);
+    if (!header)
+        return -1;
+    gboolean rgb = header->Type != VIPS_INTERPRETATION_CMYK && header->Bands == 3
+        && header->BandFmt == VIPS_FORMAT_UCHAR && header->Coding == VIPS_CODING_NONE;
+    gboolean swap = vips_image_get_orientation_swap(header);
+    double h, v;
+    cvips_thumbnail_shrink(header->Xsize, header->Ysize, width, swap, &h, &v);
+    g_object_unref(header);
+    if (!rgb)
+        return 1;
+    // vips_thumbnail_find_jpegshrink: shrink on load to leave at least a factor of two for the resize.
+    double common = VIPS_MIN(h, v);
+    int factor = common >= 16 ? 8 : common >= 8 ? 4 : common >= 4 ? 2 : 1;
+    VipsImage *loaded = vips_image_new_from_source(source, "fail_on=error",
+        "access", VIPS_ACCESS_SEQUENTIAL, "shrink", factor, NULL);
+    if (!loaded)
+        return -1;
+    int result = vips_colourspace(loaded, out, VIPS_INTERPRETATION_sRGB, NULL);
+    g_object_unref(loaded);
+    if (result)
+        return -1;
+    cvips_thumbnail_shrink((*out)->Xsize, vips_image_get_page_height(*out), width, swap, hshrink, vshrink);
+    return 0;
+}
+
+int cvips_thumbnail_close(VipsImage *resized, VipsImage *opened, VipsImage **out) {
+    if (vips_copy(resized, out, NULL))
+        return -1;
+    const void *profile;
+    size_t length;
+    if (cvips_has_usable_profile(opened) && !vips_image_get_blob(opened, VIPS_META_ICC_NAME, &profile, &length)) {
+        VipsImage *transformed;
+        vips_image_set_blob_copy(*out, VIPS_META_ICC_NAME, profile, length);
+        int failed = vips_icc_transform(*out, &transformed, "srgb", "intent", VIPS_INTENT_RELATIVE,
+                                        "embedded", TRUE, NULL);
+        g_object_unref(*out);
+        *out = failed ? NULL : transformed;
+        if (failed)
+            return -1;
+    }
+    int orientation = vips_image_get_orientation(opened);
+    if (orientation != 1) {
+        VipsImage *oriented;
+        if (vips_copy(*out, &oriented, NULL)) {
+            g_object_unref(*out);
+            *out = NULL;
+            return -1;
+        }
+        vips_image_set_int(oriented, VIPS_META_ORIENTATION, orientation);
+        VipsImage *memory = vips_image_copy_memory(oriented);
+        g_object_unref(oriented);
+        g_object_unref(*out);
+        *out = NULL;
+        if (!memory)
+            return -1;
+        int failed = vips_autorot(memory, out, NULL);
+        g_object_unref(memory);
+        if (failed)
+            return -1;
+    }
+    return 0;
+}
+
 int cvips_image_new_from_owned_memory(void *data, size_t size, int width, int height, int bands,
                                       VipsBandFormat format, VipsImage **out) {
     *out = vips_image_new_from_memory(data, size, width, height, bands, format);

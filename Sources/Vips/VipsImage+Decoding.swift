@@ -40,8 +40,16 @@ extension VipsImage {
     /// One step of ``VipsCall``: damage that shows only as the pixels are decoded runs the whole decode
     /// again, from the bytes, so that its error has the decoder's own messages.
     public static func decode(_ encoded: Data, maxWidth: Int) throws(VipsError) -> VipsImage {
+        try decode(encoded, maxWidth: maxWidth, reducingHere: true)
+    }
+
+    /// ``decode(_:maxWidth:)`` with libvips resizing as its thumbnail does, when not `reducingHere`: what
+    /// the reduction here must equal.
+    static func decode(_ encoded: Data, maxWidth: Int, reducingHere: Bool) throws(VipsError) -> VipsImage {
         try VipsCall.step { () throws(VipsError) -> VipsImage in
-            try withSource(reading: encoded) { source throws(VipsError) in try decode(source, maxWidth: maxWidth) }
+            try withSource(reading: encoded) { source throws(VipsError) in
+                try decode(source, maxWidth: maxWidth, reducingHere: reducingHere)
+            }
         }
     }
 
@@ -77,14 +85,36 @@ extension VipsImage {
                                height: swapsAxes ? image.width : image.height)
     }
 
-    private static func decode(_ source: Source, maxWidth: Int) throws(VipsError) -> VipsImage {
-        let decoded = try make("thumbnail") { cvips_thumbnail(source.pointer, $0, Int32(maxWidth)) }
+    private static func decode(_ source: Source, maxWidth: Int, reducingHere: Bool = true) throws(VipsError) -> VipsImage {
+        let reduced = reducingHere ? try thumbnailReducedHere(source, maxWidth: maxWidth) : nil
+        let decoded = if let reduced { reduced } else {
+            try make("thumbnail") { cvips_thumbnail(source.pointer, $0, Int32(maxWidth)) }
+        }
         let srgb = try decoded.colourspace(VIPS_INTERPRETATION_sRGB)
         let eightBit = srgb.format == VIPS_FORMAT_UCHAR ? srgb : try srgb.cast(to: VIPS_FORMAT_UCHAR)
         // Keep colour and at most one alpha band (some TIFFs carry extra bands).
         let wanted = eightBit.hasAlpha ? 4 : 3
         let bands = eightBit.bands == wanted ? eightBit : try eightBit.extractBands(0, count: min(wanted, eightBit.bands))
         return try bands.inMemory()
+    }
+
+    /// What `cvips_thumbnail` gives for a JPEG in RGB, byte for byte, with its resize done by
+    /// ``resized(horizontally:vertically:boxShrinkFirst:)``, whose horizontal reduction is vectorised
+    /// where libvips 8.14's is not; nil for any other source.
+    private static func thumbnailReducedHere(_ source: Source, maxWidth: Int) throws(VipsError) -> VipsImage? {
+        var (hshrink, vshrink) = (1.0, 1.0)
+        let opened = try VipsCall.step { () throws(VipsError) -> VipsImage? in
+            var out: UnsafeMutablePointer<CVips.VipsImage>?
+            let status = Vips.pipelineLock.withLock { _ in
+                cvips_thumbnail_open(source.pointer, Int32(maxWidth), &out, &hshrink, &vshrink)
+            }
+            guard status != 1 else { return nil }
+            guard status == 0, let out else { throw VipsCall.failure(of: "thumbnail") }
+            return VipsImage(taking: out)
+        }
+        guard let opened else { return nil }
+        let resized = try opened.resized(horizontally: 1 / hshrink, vertically: 1 / vshrink)
+        return try make("thumbnail") { cvips_thumbnail_close(resized.pointer, opened.pointer, $0) }
     }
 
     /// Runs `body` with a source over `encoded`, which libvips reads in place: everything that reads

@@ -40,6 +40,15 @@ int cvips_open_header(VipsSource *source, VipsImage **out);
 /// Decoding is lazy and reads `source` as the pixels are computed: keep it until then (copied to memory).
 int cvips_thumbnail(VipsSource *source, VipsImage **out, int width);
 
+/// For a JPEG in RGB: what cvips_thumbnail does before its resize (shrink on load, sRGB processing space),
+/// and the horizontal and vertical shrinks it would resize by (1 / scale). Returns 0 with the image,
+/// 1 for any other source (use cvips_thumbnail), -1 on failure.
+int cvips_thumbnail_open(VipsSource *source, int width, VipsImage **out, double *hshrink, double *vshrink);
+
+/// What cvips_thumbnail does after its resize of `opened` (from cvips_thumbnail_open) into `resized`:
+/// from an embedded profile libvips can use to sRGB, then upright by the EXIF orientation.
+int cvips_thumbnail_close(VipsImage *resized, VipsImage *opened, VipsImage **out);
+
 /// The loader libvips would pick for `buffer`, judged by the loaders' own sniffers of its first bytes:
 /// one that is not blocked if any recognises them, else the blocked one of highest priority; NULL if none.
 /// libvips 8.14 reports a blocked loader only as "operation is blocked" and an unknown format as "not in a

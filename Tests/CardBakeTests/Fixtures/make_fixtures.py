@@ -163,6 +163,11 @@ P3_PROFILE = matrix_profile("Display P3 (cardbake test)", [(0.680, 0.320), (0.26
 display_p3.save("display-p3.png", icc_profile=P3_PROFILE)
 # A grayscale JPEG carrying an RGB profile, which cannot describe it: the profile must be ignored.
 picture().convert("L").save("gray-rgb-profile.jpg", quality=95, icc_profile=P3_PROFILE)
+# An RGB JPEG in Display P3, stored rotated (EXIF orientation 6): decoded smaller, it is resized, then
+# converted through its profile and turned upright, in libvips' thumbnail's order.
+exif = Image.Exif()
+exif[0x0112] = 6
+STORE[6](picture()).save("display-p3-rotated.jpg", quality=95, icc_profile=P3_PROFILE, exif=exif.tobytes())
 
 # A CMYK profile for the naive inks Pillow's convert("CMYK") writes (C = 255 - R, …, K = 0): input
 # curves turn each ink into linear light, (1 - C) → linear sRGB, then a 2-point lut16 from CMYK to XYZ

@@ -20,6 +20,12 @@ struct HorizontalReductionTests {
         return try VipsImage.fromPixels(samples, width: width, height: height, bands: bands)
     }
 
+    /// Expects the same samples, saying how many differ rather than listing them.
+    static func expectSame(_ ours: [UInt8], _ libvips: [UInt8], _ what: String) {
+        let differing = zip(ours, libvips).count { $0 != $1 }
+        #expect(ours.count == libvips.count && differing == 0, "\(what): \(differing) of \(libvips.count) samples differ")
+    }
+
     @Test("Byte for byte what vips_resize gives, with and without the box shrink first",
           arguments: [(1008, 60, 960, 57), (1008, 40, 640, 25), (2016, 30, 960, 14), (960, 20, 320, 7),
                       (448, 50, 43, 5), (320, 54, 59, 10), (59, 100, 16, 27), (200, 9, 199, 9), (37, 5, 1, 1)])
@@ -33,7 +39,7 @@ struct HorizontalReductionTests {
                 let libvips: [UInt8] = try image.resizedByLibvips(horizontally: hscale, vertically: vscale,
                                                                   gap: boxShrinkFirst ? 2 : 0).pixels()
                 #expect(ours.count == size.toWidth * size.toHeight * bands)
-                #expect(ours == libvips, "\(size), \(bands) bands, box shrink first: \(boxShrinkFirst)")
+                Self.expectSame(ours, libvips, "\(size), \(bands) bands, box shrink first: \(boxShrinkFirst)")
             }
         }
     }
@@ -44,5 +50,27 @@ struct HorizontalReductionTests {
         let image = try unlabelled.labelledSRGB()
         #expect(image.interpretation != unlabelled.interpretation)
         #expect(try image.resized(toWidth: 100, height: 20).interpretation == image.interpretation)
+    }
+
+    @Test("A JPEG decoded smaller is what libvips' thumbnail gives, byte for byte: shrunk on load, oriented, through its profile",
+          arguments: ["orientation-1.jpg", "orientation-3.jpg", "orientation-5.jpg", "orientation-6.jpg",
+                      "orientation-8.jpg", "display-p3-rotated.jpg", "gray-rgb-profile.jpg", "cmyk-profile.jpg"])
+    func fixtureDecodes(name: String) throws {
+        let data = try Data(contentsOf: SourceDecodingTests.fixtures.appendingPathComponent(name))
+        for maxWidth in [7, 20, 33, 47] {
+            let ours: [UInt8] = try VipsImage.decode(data, maxWidth: maxWidth).pixels()
+            let libvips: [UInt8] = try VipsImage.decode(data, maxWidth: maxWidth, reducingHere: false).pixels()
+            Self.expectSame(ours, libvips, "\(name) at \(maxWidth) wide")
+        }
+    }
+
+    @Test("A detailed photo decoded at a card's width is what libvips' thumbnail gives, byte for byte",
+          arguments: [1000, 280, 130])
+    func photoDecodes(maxWidth: Int) throws {
+        let jpeg = try Self.pattern(width: 1200, height: 900, bands: 3).encoded(as: .jpeg(quality: 95))
+        let ours = try VipsImage.decode(jpeg, maxWidth: maxWidth)
+        let libvips = try VipsImage.decode(jpeg, maxWidth: maxWidth, reducingHere: false)
+        #expect(ours.width == maxWidth && ours.width == libvips.width && ours.height == libvips.height)
+        Self.expectSame(try ours.pixels(), try libvips.pixels(), "\(maxWidth) wide")
     }
 }
