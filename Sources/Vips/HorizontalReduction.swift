@@ -80,10 +80,7 @@ struct HorizontalReduction {
             for y in 0..<height {
                 let sourceRow = source.baseAddress! + y * inputWidth * bands
                 // The row as float lanes, extended by repeating its edge pixels, as libvips' embed does.
-                for x in 0..<inputWidth {
-                    row[leftPad + x] = Self.lanes(of: sourceRow + x * bands, bands: bands,
-                                                  wholeWordReadable: x < inputWidth - 1)
-                }
+                Self.widen(sourceRow, pixels: inputWidth, bands: bands, into: row.baseAddress! + leftPad)
                 for x in 0..<leftPad {
                     row[x] = row[leftPad]
                 }
@@ -94,13 +91,8 @@ struct HorizontalReduction {
                 for x in 0..<outputWidth {
                     // Every product and partial sum is an integer below 2^24, exact in a float:
                     // the same sum as libvips' int arithmetic, in any order.
-                    let mask = masks.baseAddress! + maskIndex[x] * points
-                    let pixels = row.baseAddress! + firstPixel[x]
-                    var sum = SIMD4<Float>()
-                    for tap in 0..<points {
-                        sum += mask[tap] * pixels[tap]
-                    }
-                    let levels = Self.levels(sum)
+                    let levels = Self.levels(Self.sum(masks.baseAddress! + maskIndex[x] * points,
+                                                      times: row.baseAddress! + firstPixel[x], count: points))
                     for band in 0..<bands {
                         outputRow[x * bands + band] = levels[band]
                     }
@@ -109,19 +101,43 @@ struct HorizontalReduction {
         }
     }
 
-    /// The samples of the pixel at `pixel` in float lanes. With three bands, the fourth lane holds
-    /// whatever follows (it is summed apart and never written) when `wholeWordReadable`.
+    /// Σ `mask[i] × pixels[i]` over `count` taps, in four running sums so that each add need not wait
+    /// for the one before; any order gives the same exact integers.
     @inline(__always)
-    private static func lanes(of pixel: UnsafePointer<UInt8>, bands: Int, wholeWordReadable: Bool) -> SIMD4<Float> {
-        if bands == 4 || bands == 3 && wholeWordReadable {
-            let word = UnsafeRawPointer(pixel).loadUnaligned(as: UInt32.self)
-            return SIMD4<Float>(unsafeBitCast(word, to: SIMD4<UInt8>.self))
+    private static func sum(_ mask: UnsafePointer<SIMD4<Float>>, times pixels: UnsafePointer<SIMD4<Float>>,
+                            count: Int) -> SIMD4<Float> {
+        var (s0, s1, s2, s3) = (SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>())
+        var tap = 0
+        while tap + 4 <= count {
+            s0 += mask[tap] * pixels[tap]
+            s1 += mask[tap + 1] * pixels[tap + 1]
+            s2 += mask[tap + 2] * pixels[tap + 2]
+            s3 += mask[tap + 3] * pixels[tap + 3]
+            tap += 4
         }
-        var lanes = SIMD4<Float>()
-        for band in 0..<bands {
-            lanes[band] = Float(pixel[band])
+        while tap < count {
+            s0 += mask[tap] * pixels[tap]
+            tap += 1
         }
-        return lanes
+        return (s0 + s1) + (s2 + s3)
+    }
+
+    /// Each of `pixels` pixels of `bands` samples as four float lanes. With three bands, the fourth
+    /// lane holds the next pixel's first sample (summed apart, never written), except for the last.
+    private static func widen(_ source: UnsafePointer<UInt8>, pixels: Int, bands: Int,
+                              into lanes: UnsafeMutablePointer<SIMD4<Float>>) {
+        let wholeWords = bands == 4 ? pixels : bands == 3 ? pixels - 1 : 0
+        for x in 0..<wholeWords {
+            let word = UnsafeRawPointer(source + x * bands).loadUnaligned(as: UInt32.self)
+            lanes[x] = SIMD4<Float>(unsafeBitCast(word, to: SIMD4<UInt8>.self))
+        }
+        for x in wholeWords..<pixels {
+            var pixel = SIMD4<Float>()
+            for band in 0..<bands {
+                pixel[band] = Float(source[x * bands + band])
+            }
+            lanes[x] = pixel
+        }
     }
 
     /// libvips' `(sum + 2^11) >> 12`, clipped to 0–255, of exact integer sums (each within ±2^22 − 2^11).
