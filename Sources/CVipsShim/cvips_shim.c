@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <setjmp.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -439,3 +440,43 @@ int cvips_jpeg_decode_rgb(const void *data, size_t length, unsigned char *sample
     jpeg_destroy_decompress(&info);
     return 0;
 }
+
+int cvips_jpeg_encode_rgb(const unsigned char *samples, int width, int height, int quality, int halved_chroma,
+                          unsigned char **data, unsigned long *length, char *message) {
+    struct jpeg_compress_struct info;
+    struct cvips_jpeg_error error;
+    *data = NULL;
+    *length = 0;
+    info.err = jpeg_std_error(&error.manager);
+    error.manager.error_exit = cvips_jpeg_escape;
+    if (setjmp(error.escape)) {
+        error.manager.format_message((j_common_ptr)&info, message);
+        jpeg_destroy_compress(&info);
+        free(*data);
+        *data = NULL;
+        return -1;
+    }
+    jpeg_create_compress(&info);
+    jpeg_mem_dest(&info, data, length);
+    info.image_width = width;
+    info.image_height = height;
+    info.input_components = 3;
+    info.in_color_space = JCS_RGB;
+    // vips_jpegsave_buffer's settings (vips2jpeg.c, 8.14) with Q, optimize_coding, subsample_mode and strip.
+    jpeg_set_defaults(&info);
+    info.optimize_coding = TRUE;
+    jpeg_set_quality(&info, quality, TRUE);
+    if (!halved_chroma)
+        for (int band = 0; band < 3; band++)
+            info.comp_info[band].h_samp_factor = info.comp_info[band].v_samp_factor = 1;
+    info.write_JFIF_header = FALSE;
+    jpeg_start_compress(&info, TRUE);
+    while (info.next_scanline < info.image_height) {
+        JSAMPROW row = (JSAMPROW)(samples + (size_t)info.next_scanline * width * 3);
+        jpeg_write_scanlines(&info, &row, 1);
+    }
+    jpeg_finish_compress(&info);
+    jpeg_destroy_compress(&info);
+    return 0;
+}
+

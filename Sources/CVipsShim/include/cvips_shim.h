@@ -3,8 +3,8 @@
 // Swift cannot call C variadic functions such as vips_gaussblur(in, &out, sigma, NULL), so each
 // wrapper here fixes the optional arguments cardbake needs and exposes them as plain
 // parameters. Every function returns 0 on success and -1 on failure, with the reason in
-// libvips' error buffer, exactly like the call it wraps (cvips_jpeg_decode_rgb, which is not
-// libvips, gives its reason in a buffer of its own). Outputs are new references the
+// libvips' error buffer, exactly like the call it wraps (cvips_jpeg_decode_rgb and
+// cvips_jpeg_encode_rgb, which are not libvips, give theirs in a buffer of their own). Outputs are new references the
 // caller must g_object_unref.
 #ifndef CVIPS_SHIM_H
 #define CVIPS_SHIM_H
@@ -131,5 +131,12 @@ void cvips_set_error_mode(int mode);
 /// (JMSG_LENGTH_MAX, 200 bytes) when the data is not a JPEG of that size.
 int cvips_jpeg_decode_rgb(const void *data, size_t length, unsigned char *samples, int width, int height,
                           char *message);
+
+/// Encodes `height` rows of `width` RGB pixels from `samples` as the JPEG vips_jpegsave_buffer writes for
+/// them with the same quality, optimised Huffman tables, 4:2:0 chroma or not, and stripped metadata, byte
+/// for byte, straight with libjpeg-turbo. The bytes go in `*data` (`*length` of them), which the caller
+/// frees; -1 with the reason in `message` (JMSG_LENGTH_MAX) on failure.
+int cvips_jpeg_encode_rgb(const unsigned char *samples, int width, int height, int quality, int halved_chroma,
+                          unsigned char **data, unsigned long *length, char *message);
 
 #endif

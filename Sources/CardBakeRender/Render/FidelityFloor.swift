@@ -20,7 +20,8 @@ package struct FidelityFloor: Sendable {
 
     /// `bitmap` (RGB) encoded with the first of `steps` that keeps the floor, the text's rows being
     /// those from `textTop` down. Computes `bitmap` into memory in place (``VipsImage/withUnsafeSamples(_:)``),
-    /// so that each step encodes the same pixels without painting them again.
+    /// so that each step encodes the same pixels without painting them again (``JPEGSamples``: libvips'
+    /// bytes, without its pipeline).
     package func jpeg(of bitmap: VipsImage, textTop: Int) throws(VipsError) -> Data {
         try bitmap.withUnsafeSamples { reference throws(VipsError) -> Data in
             let split = min(max(textTop, 0), bitmap.height) * bitmap.width * bitmap.bands
@@ -29,7 +30,9 @@ package struct FidelityFloor: Sendable {
             var index = 0
             while true {
                 let step = steps[index]
-                let encoded = try bitmap.encoded(as: step)
+                guard case let .jpeg(quality, chroma) = step else { preconditionFailure("the floor's steps are JPEG") }
+                let encoded = try JPEGSamples.encodedRGB(reference, width: bitmap.width, height: bitmap.height,
+                                                         quality: quality, chroma: chroma)
                 if index == steps.count - 1 { return encoded }
                 try JPEGSamples.decodeRGB(encoded, into: decoded, width: bitmap.width, height: bitmap.height)
                 let errors = SquaredErrors(UnsafeBufferPointer(decoded), reference, splitAt: split)

@@ -22,6 +22,18 @@ struct JPEGSamplesTests {
         }
     }
 
+    @Test("The bytes are those libvips' saver writes for the same samples, for full and halved chroma",
+          arguments: [VipsEncoder.jpeg(quality: 85, chroma: .halved), .jpeg(quality: 90), .jpeg(quality: 97)])
+    func encodesAsLibvips(encoder: VipsEncoder) throws {
+        guard case let .jpeg(quality, chroma) = encoder else { return }
+        for image in [try FidelityFloorTests.smooth(width: 243, height: 317), try FidelityFloorTests.noise()] {
+            let ours = try image.withUnsafeSamples { samples throws(VipsError) in
+                try JPEGSamples.encodedRGB(samples, width: image.width, height: image.height, quality: quality, chroma: chroma)
+            }
+            #expect(ours == (try image.encoded(as: encoder)), "\(image.width)x\(image.height) at \(encoder)")
+        }
+    }
+
     @Test("Bytes that are not a JPEG, a truncated JPEG and a JPEG of another size throw, naming the problem")
     func badInputThrows() throws {
         let jpeg = try FidelityFloorTests.smooth().encoded(as: .jpeg(quality: 85, chroma: .halved))
