@@ -34,6 +34,8 @@ CLASSES = (
     ("libvips: scaling, blur, colour, pipeline (libvips, orc)", re.compile(r"^(libvips|liborc|orcexec)"), None),
     ("text: layout and rasterising (Pango, HarfBuzz, cairo, pixman, FreeType, fontconfig)",
      re.compile(r"^lib(pango|harfbuzz|cairo|pixman|freetype|fontconfig|fribidi|thai|datrie)"), None),
+    ("cardbake: resizing, libvips' horizontal reduction done here (HorizontalReduction)", re.compile(r"^cardbake$"),
+     re.compile(r"HorizontalReduction")),
     ("cardbake: painting the card's layers (CardCanvas)", re.compile(r"^cardbake$"), re.compile(r"Canvas")),
     ("cardbake: scaling the background up (BackgroundImage)", re.compile(r"^cardbake$"), re.compile(r"BackgroundImage")),
     ("cardbake: text shadows and coverage (GaussianBlur, TextRaster)", re.compile(r"^cardbake$"),
