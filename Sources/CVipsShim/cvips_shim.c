@@ -321,6 +321,10 @@ int cvips_shrinkh(VipsImage *in, VipsImage **out, int factor) {
     return vips_shrinkh(in, out, factor, "ceil", TRUE, NULL);
 }
 
+int cvips_shrinkv(VipsImage *in, VipsImage **out, int factor) {
+    return vips_shrinkv(in, out, factor, "ceil", TRUE, NULL);
+}
+
 int cvips_gaussblur(VipsImage *in, VipsImage **out, double sigma, VipsPrecision precision) {
     return vips_gaussblur(in, out, sigma, "precision", precision, NULL);
 }

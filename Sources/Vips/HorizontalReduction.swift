@@ -7,63 +7,24 @@ import Foundation
 ///
 /// This is the residual reduction after any box shrink (`vips_shrinkh`), which the caller does.
 struct HorizontalReduction {
-    /// libvips' `VIPS_TRANSFORM_SCALE`: masks for this many sub-pixel positions, plus one.
-    private static let positions = 64
     /// libvips' `VIPS_INTERPOLATE_SHIFT`: mask weights are fixed-point with 12 fraction bits.
     private static let weightShift = 12
 
     private static let bias = SIMD4<Float>(repeating: 0x1p23 + 0x1p22 + Float(1 << (weightShift - 1)))
 
-    let outputWidth: Int
-    /// Input pixels each output pixel reads.
-    let points: Int
-    /// Input pixels the source is extended by on the left, repeating its first pixel.
-    private let leftPad: Int
-    /// For each output column, the first padded input pixel it reads and the mask it reads it with.
-    private let firstPixel: [Int]
-    private let maskIndex: [Int]
+    let axis: ReductionAxis
+    var outputWidth: Int { axis.outputCount }
     /// `points` integer weights per mask, each held as a float four times (one per band lane).
     private let masks: [SIMD4<Float>]
 
-    /// The reduction of `inputWidth` columns by `shrink` (at least 1) to `outputWidth`, after a box
-    /// shrink that left `extraPixels` (libvips' name: output × factor − input, in these pixels).
-    init(inputWidth: Int, shrink: Double, outputWidth: Int, extraPixels: Double) {
-        precondition(shrink >= 1 && outputWidth >= 1, "a reduction to at least one pixel")
-        self.outputWidth = outputWidth
-        let points = 2 * Int((3 * shrink).rounded(.toNearestOrEven)) + 1
-        self.points = points
-        leftPad = (points + 1) / 2 - 1
-        // A source pixel's mask is picked by where the output pixel's centre falls in it.
-        let offset = (1 + extraPixels) / 2 - 1
-        var x = 0.5 * shrink - 0.5 - offset
-        var firstPixel: [Int] = [], maskIndex: [Int] = []
-        for _ in 0..<outputWidth {
-            firstPixel.append(Int(x))
-            let subpixel = Int(x * Double(Self.positions) * 2) & (Self.positions * 2 - 1)
-            maskIndex.append((subpixel + 1) >> 1)
-            x += shrink
+    /// The reduction of a row by `shrink` (at least 1) to `outputWidth` pixels, after a box shrink
+    /// that left `extraPixels` (libvips' name: output × shrink − input, in these pixels).
+    init(shrink: Double, outputWidth: Int, extraPixels: Double) {
+        axis = ReductionAxis(shrink: shrink, outputCount: outputWidth, extraPixels: extraPixels,
+                             restartEvery: outputWidth)
+        masks = axis.weights.flatMap { weights in
+            weights.map { SIMD4(repeating: Float(Int32($0 * Double(1 << Self.weightShift)))) }
         }
-        self.firstPixel = firstPixel
-        self.maskIndex = maskIndex
-        masks = (0...Self.positions).flatMap { position in
-            Self.lanczos3(points: points, shrink: shrink, at: Double(Float(position) / Float(Self.positions)))
-                .map { weight in SIMD4(repeating: Float(Int32(weight * Double(1 << Self.weightShift)))) }
-        }
-    }
-
-    /// libvips' `calculate_coefficients_lanczos` with a = 3: the weights, summing to 1, of `points`
-    /// pixels around a centre `position` (0–1) past the middle one, operation for operation.
-    private static func lanczos3(points: Int, shrink: Double, at position: Double) -> [Double] {
-        let a = 3.0
-        let half = position + Double(points) / 2 - 1
-        let weights = (0..<points).map { index -> Double in
-            let xp = (Double(index) - half) / shrink
-            if xp == 0 { return 1 }
-            if xp < -a || xp > a { return 0 }
-            return a * sin(Double.pi * xp) * sin(Double.pi * xp / a) / (Double.pi * Double.pi * xp * xp)
-        }
-        let sum = weights.reduce(0, +)
-        return weights.map { $0 / sum }
     }
 
     /// Reduces `height` rows of `inputWidth` pixels of `bands` (1–4) interleaved samples from `source`
@@ -73,7 +34,8 @@ struct HorizontalReduction {
         precondition((1...4).contains(bands), "one to four bands")
         precondition(source.count >= inputWidth * height * bands && output.count >= outputWidth * height * bands,
                      "the buffers hold the rows")
-        let paddedWidth = max(inputWidth + points, (firstPixel.last ?? 0) + points)
+        let (points, leftPad) = (axis.points, axis.leadingPad)
+        let paddedWidth = max(inputWidth + points, (axis.firstPixel.last ?? 0) + points)
         let row = UnsafeMutableBufferPointer<SIMD4<Float>>.allocate(capacity: paddedWidth)
         defer { row.deallocate() }
         masks.withUnsafeBufferPointer { masks in
@@ -91,8 +53,8 @@ struct HorizontalReduction {
                 for x in 0..<outputWidth {
                     // Every product and partial sum is an integer below 2^24, exact in a float:
                     // the same sum as libvips' int arithmetic, in any order.
-                    let levels = Self.levels(Self.sum(masks.baseAddress! + maskIndex[x] * points,
-                                                      times: row.baseAddress! + firstPixel[x], count: points))
+                    let levels = Self.levels(Self.sum(masks.baseAddress! + axis.maskIndex[x] * points,
+                                                      times: row.baseAddress! + axis.firstPixel[x], count: points))
                     for band in 0..<bands {
                         outputRow[x * bands + band] = levels[band]
                     }

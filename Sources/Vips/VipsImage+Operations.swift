@@ -3,63 +3,6 @@ import CVipsShim
 
 /// The handful of libvips operations cardbake composes cards with. Each returns a new lazy image.
 extension VipsImage {
-    /// Resizes by separate horizontal and vertical factors (lanczos3; anti-aliased when shrinking).
-    /// A reduction by 4 or more starts with a box shrink unless `boxShrinkFirst` is false: cheaper
-    /// on large images, but libvips 8.14's is slow on small ones (bench/README.md, "The placeholder's
-    /// data URL").
-    ///
-    /// An 8-bit reduction takes libvips' steps (`vips_resize`: `reducev`, then `reduceh`) with the
-    /// horizontal one done by ``HorizontalReduction``, whose pixels are libvips' own.
-    public func resized(horizontally hscale: Double, vertically vscale: Double,
-                        boxShrinkFirst: Bool = true) throws(VipsError) -> VipsImage {
-        let gap = boxShrinkFirst ? 2.0 : 0
-        // vips_resize keeps at least one pixel a side.
-        let (hscale, vscale) = (max(hscale, 1 / Double(width)), max(vscale, 1 / Double(height)))
-        guard format == UInt8.bandFormat, bands <= 4, hscale < 1, vscale <= 1 else {
-            return try resizedByLibvips(horizontally: hscale, vertically: vscale, gap: gap)
-        }
-        let reduced = vscale < 1 ? try Self.make("reducev") { cvips_reducev(pointer, $0, 1 / vscale, gap) } : self
-        return try reduced.reducedHorizontally(by: 1 / hscale, gap: gap)
-    }
-
-    /// libvips' `vips_resize` with its `gap`, every step its own.
-    func resizedByLibvips(horizontally hscale: Double, vertically vscale: Double, gap: Double) throws(VipsError) -> VipsImage {
-        try Self.make("resize") { cvips_resize(pointer, $0, hscale, vscale, gap) }
-    }
-
-    /// libvips 8.14's `reduceh` (lanczos3) of this 8-bit image by `hshrink`: first a box shrink by the
-    /// whole part of `hshrink / gap` (none for a gap of 0), then ``HorizontalReduction``.
-    private func reducedHorizontally(by hshrink: Double, gap: Double) throws(VipsError) -> VipsImage {
-        let outputWidth = Int(Double(width) / hshrink + 0.5)
-        var (source, shrink, extraPixels) = (self, hshrink, Double(outputWidth) * hshrink - Double(width))
-        let boxFactor = gap > 0 ? max(1, Int((Double(width) / Double(outputWidth) / gap).rounded(.down))) : 1
-        if boxFactor > 1 {
-            source = try Self.make("shrinkh") { cvips_shrinkh(pointer, $0, Int32(boxFactor)) }
-            shrink /= Double(boxFactor)
-            extraPixels /= Double(boxFactor)
-        }
-        if shrink == 1 { return source }
-        let reduction = HorizontalReduction(inputWidth: source.width, shrink: shrink, outputWidth: outputWidth,
-                                            extraPixels: extraPixels)
-        let (inputWidth, height, bands) = (source.width, source.height, source.bands)
-        func reduce(_ samples: UnsafeBufferPointer<UInt8>) throws(VipsError) -> VipsImage {
-            try Self.fromPixels(width: outputWidth, height: height, bands: bands) { output in
-                reduction.reduce(samples, inputWidth: inputWidth, height: height, bands: bands, into: output)
-            }
-        }
-        // An image of our own is computed into memory in place; this one may be another thread's too.
-        let reduced = source === self ? try pixels(as: UInt8.self).withUnsafeBufferPointer { samples throws(VipsError) in try reduce(samples) }
-            : try source.withUnsafeSamples(reduce)
-        return try Self.make("copy") { cvips_copy_interpretation(reduced.pointer, $0, interpretation) }
-    }
-
-    /// Resizes to exactly `width × height` pixels; `boxShrinkFirst` as for ``resized(horizontally:vertically:boxShrinkFirst:)``.
-    public func resized(toWidth width: Int, height: Int, boxShrinkFirst: Bool = true) throws(VipsError) -> VipsImage {
-        if width == self.width && height == self.height { return self }
-        return try resized(horizontally: Double(width) / Double(self.width),
-                           vertically: Double(height) / Double(self.height), boxShrinkFirst: boxShrinkFirst)
-    }
-
     /// Gaussian blur, in float precision; edges are what libvips' convolution gives, so callers that
     /// need extended edges embed first (see ``blurredExtendingEdges(sigma:)``).
     ///

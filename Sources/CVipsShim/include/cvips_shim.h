@@ -92,6 +92,9 @@ int cvips_reducev(VipsImage *in, VipsImage **out, double vshrink, double gap);
 /// box shrink does.
 int cvips_shrinkh(VipsImage *in, VipsImage **out, int factor);
 
+/// vips_shrinkv likewise, as vips_reducev's box shrink does.
+int cvips_shrinkv(VipsImage *in, VipsImage **out, int factor);
+
 /// Gaussian blur at the given precision (float, or integer for 8-bit images).
 int cvips_gaussblur(VipsImage *in, VipsImage **out, double sigma, VipsPrecision precision);
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Vips
 
-@Suite("Resizing 8-bit images: libvips' reduction, the horizontal step done here", .vips)
+@Suite("Resizing 8-bit images: libvips' reductions done here", .vips)
 struct HorizontalReductionTests {
     /// `width × height` pixels of `bands` samples with detail at every scale and runs of 0 and 255,
     /// whose lanczos lobes overshoot and are clipped.
@@ -20,15 +20,21 @@ struct HorizontalReductionTests {
         return try VipsImage.fromPixels(samples, width: width, height: height, bands: bands)
     }
 
-    /// Expects the same samples, saying how many differ rather than listing them.
+    /// Expects the same samples as libvips 8.14's, whose reduction ours is, saying how many differ rather
+    /// than listing them; against another libvips (8.15 on has vector paths of its own), within a level.
     static func expectSame(_ ours: [UInt8], _ libvips: [UInt8], _ what: String) {
-        let differing = zip(ours, libvips).count { $0 != $1 }
-        #expect(ours.count == libvips.count && differing == 0, "\(what): \(differing) of \(libvips.count) samples differ")
+        let tolerance = Vips.version.hasPrefix("8.14.") ? 0 : 1
+        let differing = zip(ours, libvips).count { abs(Int($0) - Int($1)) > tolerance }
+        #expect(ours.count == libvips.count && differing == 0,
+                "\(what): \(differing) of \(libvips.count) samples differ by more than \(tolerance)")
     }
 
     @Test("Byte for byte what vips_resize gives, with and without the box shrink first",
           arguments: [(1008, 60, 960, 57), (1008, 40, 640, 25), (2016, 30, 960, 14), (960, 20, 320, 7),
-                      (448, 50, 43, 5), (320, 54, 59, 10), (59, 100, 16, 27), (200, 9, 199, 9), (37, 5, 1, 1)])
+                      (448, 50, 43, 5), (320, 54, 59, 10), (59, 100, 16, 27), (200, 9, 199, 9), (37, 5, 1, 1),
+                      (960, 720, 640, 480), (960, 720, 320, 240), (120, 900, 100, 431), (90, 1000, 90, 93),
+                      // Tall images reduced by barely more than 1: 7 taps, positions over 12 strips of 16 rows.
+                      (40, 193, 40, 192), (30, 205, 30, 192), (24, 209, 24, 192)])
     func sameAsLibvips(size: (width: Int, height: Int, toWidth: Int, toHeight: Int)) throws {
         for bands in [1, 3, 4] {
             let image = try Self.pattern(width: size.width, height: size.height, bands: bands)
