@@ -71,35 +71,35 @@ struct VerticalReduction {
         let points = axis.points
         var rows = [UnsafePointer<UInt8>](repeating: source.baseAddress!, count: points)
         masks.withUnsafeBufferPointer { masks in
-        for y in 0..<outputHeight {
-            // The rows the taps read, the input extended by repeating its first and last rows.
-            for tap in 0..<points {
-                let row = min(max(axis.firstPixel[y] + tap - axis.leadingPad, 0), inputRows - 1)
-                rows[tap] = source.baseAddress! + row * rowLength
-            }
-            let weights = masks.baseAddress! + axis.maskIndex[y] * points
-            let out = output.baseAddress! + y * rowLength
-            var x = 0
-            while x + 16 <= rowLength {
-                var sum = SIMD16<Int16>(repeating: Self.rounding)
+            for y in 0..<outputHeight {
+                // The rows the taps read, the input extended by repeating its first and last rows.
                 for tap in 0..<points {
-                    let samples = UnsafeRawPointer(rows[tap] + x).loadUnaligned(as: SIMD16<UInt8>.self)
-                    sum &+= SIMD16<Int16>(truncatingIfNeeded: samples) &* SIMD16(repeating: weights[tap])
+                    let row = min(max(axis.firstPixel[y] + tap - axis.leadingPad, 0), inputRows - 1)
+                    rows[tap] = source.baseAddress! + row * rowLength
                 }
-                let levels = (sum &>> Self.weightShift).clamped(lowerBound: .zero, upperBound: SIMD16(repeating: 255))
-                UnsafeMutableRawPointer(out + x).storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: levels),
-                                                            as: SIMD16<UInt8>.self)
-                x += 16
-            }
-            while x < rowLength {
-                var sum = Self.rounding
-                for tap in 0..<points {
-                    sum &+= Int16(rows[tap][x]) &* weights[tap]
+                let weights = masks.baseAddress! + axis.maskIndex[y] * points
+                let out = output.baseAddress! + y * rowLength
+                var x = 0
+                while x + 16 <= rowLength {
+                    var sum = SIMD16<Int16>(repeating: Self.rounding)
+                    for tap in 0..<points {
+                        let samples = UnsafeRawPointer(rows[tap] + x).loadUnaligned(as: SIMD16<UInt8>.self)
+                        sum &+= SIMD16<Int16>(truncatingIfNeeded: samples) &* SIMD16(repeating: weights[tap])
+                    }
+                    let levels = (sum &>> Self.weightShift).clamped(lowerBound: .zero, upperBound: SIMD16(repeating: 255))
+                    UnsafeMutableRawPointer(out + x).storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: levels),
+                                                                as: SIMD16<UInt8>.self)
+                    x += 16
                 }
-                out[x] = UInt8(min(max(sum &>> Self.weightShift, 0), 255))
-                x += 1
+                while x < rowLength {
+                    var sum = Self.rounding
+                    for tap in 0..<points {
+                        sum &+= Int16(rows[tap][x]) &* weights[tap]
+                    }
+                    out[x] = UInt8(min(max(sum &>> Self.weightShift, 0), 255))
+                    x += 1
+                }
             }
-        }
         }
     }
 }
