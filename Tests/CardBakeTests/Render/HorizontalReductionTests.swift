@@ -75,13 +75,13 @@ struct HorizontalReductionTests {
         }
     }
 
-    @Test("A detailed photo decoded at a card's width is what libvips' thumbnail gives, byte for byte",
-          arguments: [1000, 280, 130])
-    func photoDecodes(maxWidth: Int) throws {
-        let jpeg = try Self.pattern(width: 1200, height: 900, bands: 3).encoded(as: .jpeg(quality: 95))
-        let ours = try VipsImage.decode(jpeg, maxWidth: maxWidth)
-        let libvips = try VipsImage.decode(jpeg, maxWidth: maxWidth, reducingHere: false)
-        #expect(ours.width == maxWidth && ours.width == libvips.width && ours.height == libvips.height)
-        Self.expectSame(try ours.pixels(), try libvips.pixels(), "\(maxWidth) wide")
+    @Test("A detailed photo decoded at a card's width is what libvips' thumbnail gives, byte for byte; a very tall one too",
+          arguments: [(1200, 900, 1000), (1200, 900, 280), (1200, 900, 130), (1200, 9000, 1100)])
+    func photoDecodes(photo: (width: Int, height: Int, maxWidth: Int)) throws {
+        let jpeg = try Self.pattern(width: photo.width, height: photo.height, bands: 3).encoded(as: .jpeg(quality: 95))
+        let ours = try VipsImage.decode(jpeg, maxWidth: photo.maxWidth)
+        let libvips = try VipsImage.decode(jpeg, maxWidth: photo.maxWidth, reducingHere: false)
+        #expect(ours.width == photo.maxWidth && ours.width == libvips.width && ours.height == libvips.height)
+        Self.expectSame(try ours.pixels(), try libvips.pixels(), "\(photo)")
     }
 }
