@@ -98,9 +98,6 @@ extension VipsImage {
         return try bands.inMemory()
     }
 
-    /// The most pixels a decode reduces here, held in memory (24 MB in RGB).
-    static let largestReducedPhoto = 1 << 23
-
     /// What `cvips_thumbnail` gives for a JPEG in RGB, byte for byte, with its resize done by
     /// ``resized(horizontally:vertically:boxShrinkFirst:)``, whose horizontal reduction is vectorised
     /// where libvips 8.14's is not; nil for any other source.
@@ -116,12 +113,7 @@ extension VipsImage {
             return VipsImage(taking: out)
         }
         guard let opened else { return nil }
-        // The horizontal reduction holds the vertically reduced photo whole: a very tall one (up to
-        // 100 MP are allowed) streams through libvips' reductions instead, which give the same pixels.
-        let held = opened.width * Int((Double(opened.height) / vshrink).rounded(.up))
-        let resized = held <= largestReducedPhoto
-            ? try opened.resized(horizontally: 1 / hshrink, vertically: 1 / vshrink)
-            : try opened.resizedByLibvips(horizontally: 1 / hshrink, vertically: 1 / vshrink, gap: 2)
+        let resized = try opened.resized(horizontally: 1 / hshrink, vertically: 1 / vshrink)
         return try make("thumbnail") { cvips_thumbnail_close(resized.pointer, opened.pointer, $0) }
     }
 

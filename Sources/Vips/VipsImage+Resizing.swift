@@ -15,7 +15,7 @@ extension VipsImage {
         let gap = boxShrinkFirst ? 2.0 : 0
         // vips_resize keeps at least one pixel a side.
         let (hscale, vscale) = (max(hscale, 1 / Double(width)), max(vscale, 1 / Double(height)))
-        guard format == UInt8.bandFormat, bands <= 4, hscale < 1, vscale <= 1 else {
+        guard format == UInt8.bandFormat, bands <= 4, hscale < 1, vscale <= 1, width * height <= Self.largestResizedHere else {
             return try resizedByLibvips(horizontally: hscale, vertically: vscale, gap: gap)
         }
         let reduced = vscale < 1 ? try self.reduced(.vertical, by: 1 / vscale, gap: gap) : self
@@ -34,9 +34,13 @@ extension VipsImage {
         try Self.make("resize") { cvips_resize(pointer, $0, hscale, vscale, gap) }
     }
 
+    /// Images of up to this many pixels are reduced here (the horizontal step holds what it reduces
+    /// whole); a larger one (a very tall photo: sources of up to 100 MP are allowed) is resized by
+    /// libvips, which streams it, to the same pixels.
+    static let largestResizedHere = 1 << 23
     /// Images of up to this many pixels are reduced vertically here, held whole; a larger one (a photo
     /// as it decodes) streams through libvips' `reducev`.
-    static let largestReducedWhole = 1 << 21
+    static let largestReducedVerticallyHere = 1 << 21
 
     private enum Axis { case horizontal, vertical }
 
@@ -52,7 +56,7 @@ extension VipsImage {
         let extraPixels = (Double(outputCount) * shrink - Double(inputCount)) / Double(boxFactor)
         if axis == .vertical, residual != 1, vips_vector_isenabled() == 0
             || ReductionAxis.points(shrinking: residual) > VerticalReduction.maxVectorPoints
-            || width * height > Self.largestReducedWhole {
+            || width * height > Self.largestReducedVerticallyHere {
             return try Self.make("reducev") { cvips_reducev(pointer, $0, shrink, gap) }
         }
         let source = boxFactor == 1 ? self : try Self.make("shrink") { out in
