@@ -173,50 +173,57 @@ int cvips_thumbnail_open(VipsSource *source, int width, VipsImage **out, double 
 }
 
 int cvips_thumbnail_close(VipsImage *resized, VipsImage *opened, VipsImage **out) {
-    if (vips_copy(resized, out, NULL))
-        return -1;
     const void *profile;
     size_t length;
-    if (cvips_has_usable_profile(opened) && !vips_image_get_blob(opened, VIPS_META_ICC_NAME, &profile, &length)) {
-        VipsImage *transformed;
-        vips_image_set_blob_copy(*out, VIPS_META_ICC_NAME, profile, length);
-        int failed = vips_icc_transform(*out, &transformed, "srgb", "intent", VIPS_INTENT_RELATIVE,
-                                        "embedded", TRUE, NULL);
-        g_object_unref(*out);
-        *out = failed ? NULL : transformed;
-        if (failed)
-            return -1;
-    }
+    gboolean profiled = cvips_has_usable_profile(opened)
+        && !vips_image_get_blob(opened, VIPS_META_ICC_NAME, &profile, &length);
     int orientation = vips_image_get_orientation(opened);
-    if (orientation != 1) {
-        VipsImage *oriented;
-        if (vips_copy(*out, &oriented, NULL)) {
-            g_object_unref(*out);
-            *out = NULL;
-            return -1;
-        }
-        vips_image_set_int(oriented, VIPS_META_ORIENTATION, orientation);
-        VipsImage *memory = vips_image_copy_memory(oriented);
-        g_object_unref(oriented);
+    *out = resized;
+    g_object_ref(resized);
+    if (!profiled && orientation == 1)
+        return 0;
+    // The steps read what the resize did not keep: the profile and the orientation.
+    VipsImage *next;
+    if (vips_copy(*out, &next, NULL))
+        goto failed;
+    g_object_unref(*out);
+    *out = next;
+    if (profiled)
+        vips_image_set_blob_copy(*out, VIPS_META_ICC_NAME, profile, length);
+    vips_image_set_int(*out, VIPS_META_ORIENTATION, orientation);
+    if (profiled) {
+        if (vips_icc_transform(*out, &next, "srgb", "intent", VIPS_INTENT_RELATIVE, "embedded", TRUE, NULL))
+            goto failed;
         g_object_unref(*out);
-        *out = NULL;
-        if (!memory)
-            return -1;
-        int failed = vips_autorot(memory, out, NULL);
-        g_object_unref(memory);
-        if (failed)
-            return -1;
+        *out = next;
+    }
+    if (orientation != 1) {
+        // As vips_thumbnail does: in memory first, as turning it reads out of order.
+        if (!(next = vips_image_copy_memory(*out)))
+            goto failed;
+        g_object_unref(*out);
+        *out = next;
+        if (vips_autorot(*out, &next, NULL))
+            goto failed;
+        g_object_unref(*out);
+        *out = next;
     }
     return 0;
+failed:
+    g_object_unref(*out);
+    *out = NULL;
+    return -1;
 }
 
 int cvips_image_new_from_owned_memory(void *data, size_t size, int width, int height, int bands,
-                                      VipsBandFormat format, VipsImage **out) {
+                                      VipsBandFormat format, int interpretation, VipsImage **out) {
     *out = vips_image_new_from_memory(data, size, width, height, bands, format);
     if (!*out) {
         g_free(data);
         return -1;
     }
+    if (interpretation >= 0)
+        (*out)->Type = (VipsInterpretation) interpretation;
     g_signal_connect(*out, "postclose", G_CALLBACK(cvips_free_buffer), data);
     return 0;
 }

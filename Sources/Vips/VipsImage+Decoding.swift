@@ -90,7 +90,11 @@ extension VipsImage {
         let decoded = if let reduced { reduced } else {
             try make("thumbnail") { cvips_thumbnail(source.pointer, $0, Int32(maxWidth)) }
         }
-        let srgb = try decoded.colourspace(VIPS_INTERPRETATION_sRGB)
+        // 8-bit sRGB in three or four bands, colourspace would only wrap the image, which inMemory()
+        // would then copy.
+        let isSRGB = decoded.interpretation == VIPS_INTERPRETATION_sRGB && decoded.format == VIPS_FORMAT_UCHAR
+            && decoded.bands >= 3
+        let srgb = isSRGB ? decoded : try decoded.colourspace(VIPS_INTERPRETATION_sRGB)
         let eightBit = srgb.format == VIPS_FORMAT_UCHAR ? srgb : try srgb.cast(to: VIPS_FORMAT_UCHAR)
         // Keep colour and at most one alpha band (some TIFFs carry extra bands).
         let wanted = eightBit.hasAlpha ? 4 : 3

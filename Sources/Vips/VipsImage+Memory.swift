@@ -3,24 +3,28 @@ import CVipsShim
 import Foundation
 
 extension VipsImage {
-    /// An image over a copy of `pixels`: `width × height` pixels of `bands` interleaved samples.
-    public static func fromPixels<Sample: VipsSample>(_ pixels: [Sample], width: Int, height: Int, bands: Int) throws(VipsError) -> VipsImage {
+    /// An image over a copy of `pixels`: `width × height` pixels of `bands` interleaved samples, labelled
+    /// `interpretation` (nil: as libvips guesses from the bands and format).
+    public static func fromPixels<Sample: VipsSample>(_ pixels: [Sample], width: Int, height: Int, bands: Int,
+                                                      interpretation: VipsInterpretation? = nil) throws(VipsError) -> VipsImage {
         precondition(pixels.count == width * height * bands, "pixel count does not match the size")
-        return try fromPixels(width: width, height: height, bands: bands) { memory in
+        return try fromPixels(width: width, height: height, bands: bands, interpretation: interpretation) { memory in
             _ = memory.initialize(from: pixels)
         }
     }
 
     /// An image of `width × height` pixels of `bands` interleaved samples that `fill` writes straight
-    /// into the memory the image keeps: no copy, unlike ``fromPixels(_:width:height:bands:)``.
+    /// into the memory the image keeps: no copy, unlike ``fromPixels(_:width:height:bands:interpretation:)``.
     public static func fromPixels<Sample: VipsSample>(width: Int, height: Int, bands: Int,
+                                                      interpretation: VipsInterpretation? = nil,
                                                       filledBy fill: (UnsafeMutableBufferPointer<Sample>) -> Void) throws(VipsError) -> VipsImage {
         let count = width * height * bands
         let size = count * MemoryLayout<Sample>.stride
         guard let memory = g_malloc(gsize(size)) else { throw VipsCall.failure(of: "new_from_memory") }
         fill(UnsafeMutableBufferPointer(start: memory.bindMemory(to: Sample.self, capacity: count), count: count))
         return try make("new_from_memory") { out in
-            cvips_image_new_from_owned_memory(memory, size, Int32(width), Int32(height), Int32(bands), Sample.bandFormat, out)
+            cvips_image_new_from_owned_memory(memory, size, Int32(width), Int32(height), Int32(bands), Sample.bandFormat,
+                                              interpretation.map { Int32($0.rawValue) } ?? -1, out)
         }
     }
 

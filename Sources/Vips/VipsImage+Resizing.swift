@@ -77,12 +77,13 @@ extension VipsImage {
             reduce = { reduction.reduce($0, rowLength: sourceWidth * bands, inputRows: sourceHeight, into: $1) }
         }
         func image(reducing samples: UnsafeBufferPointer<UInt8>) throws(VipsError) -> VipsImage {
-            try Self.fromPixels(width: outputWidth, height: outputHeight, bands: bands) { reduce(samples, $0) }
+            try Self.fromPixels(width: outputWidth, height: outputHeight, bands: bands, interpretation: interpretation) {
+                reduce(samples, $0)
+            }
         }
         // An image of our own is computed into memory in place; this one may be another thread's too.
-        let reduced = source === self
+        return source === self
             ? try pixels(as: UInt8.self).withUnsafeBufferPointer { samples throws(VipsError) in try image(reducing: samples) }
             : try source.withUnsafeSamples(image(reducing:))
-        return try Self.make("copy") { cvips_copy_interpretation(reduced.pointer, $0, interpretation) }
     }
 }

@@ -1,11 +1,11 @@
-// Non-variadic wrappers over the libvips calls cardbake uses, and the one libjpeg decode it makes itself.
+// Non-variadic wrappers over the libvips calls cardbake uses, and the libjpeg decode and encode it makes itself.
 //
 // Swift cannot call C variadic functions such as vips_gaussblur(in, &out, sigma, NULL), so each
 // wrapper here fixes the optional arguments cardbake needs and exposes them as plain
 // parameters. Every function returns 0 on success and -1 on failure, with the reason in
 // libvips' error buffer, exactly like the call it wraps (cvips_jpeg_decode_rgb and
-// cvips_jpeg_encode_rgb, which are not libvips, give theirs in a buffer of their own). Outputs are new references the
-// caller must g_object_unref.
+// cvips_jpeg_encode_rgb, which are not libvips, give theirs in a buffer of their own). Outputs
+// are new references the caller must g_object_unref.
 #ifndef CVIPS_SHIM_H
 #define CVIPS_SHIM_H
 
@@ -46,7 +46,8 @@ int cvips_thumbnail(VipsSource *source, VipsImage **out, int width);
 int cvips_thumbnail_open(VipsSource *source, int width, VipsImage **out, double *hshrink, double *vshrink);
 
 /// What cvips_thumbnail does after its resize of `opened` (from cvips_thumbnail_open) into `resized`:
-/// from an embedded profile libvips can use to sRGB, then upright by the EXIF orientation.
+/// from an embedded profile libvips can use to sRGB, then upright by the EXIF orientation; `resized`
+/// itself (a new reference) when there is neither.
 int cvips_thumbnail_close(VipsImage *resized, VipsImage *opened, VipsImage **out);
 
 /// The loader libvips would pick for `buffer`, judged by the loaders' own sniffers of its first bytes:
@@ -56,9 +57,10 @@ int cvips_thumbnail_close(VipsImage *resized, VipsImage *opened, VipsImage **out
 /// and the returned nickname belong to libvips. Reads only class data, so any thread may call it.
 const char *cvips_find_loader(const void *buffer, size_t length, const char **description, int *blocked);
 
-/// An image over `data` (allocated with g_malloc), which it takes: freed when the image closes, or here on failure.
+/// An image over `data` (allocated with g_malloc), which it takes: freed when the image closes, or here on
+/// failure. Labelled `interpretation`, or as libvips guesses from its bands and format when that is negative.
 int cvips_image_new_from_owned_memory(void *data, size_t size, int width, int height, int bands,
-                                      VipsBandFormat format, VipsImage **out);
+                                      VipsBandFormat format, int interpretation, VipsImage **out);
 
 /// Fills `height` rows from `top` of a generated image, `width` pixels from `left`, at `memory`, whose
 /// rows are `row_bytes` apart. May be called from several threads at once, for different rows.
