@@ -316,6 +316,11 @@ const void *cvips_image_data(VipsImage *in) {
     return vips_image_get_data(in);
 }
 
+int cvips_image_in_memory(VipsImage *in) {
+    return in->dtype == VIPS_IMAGE_SETBUF || in->dtype == VIPS_IMAGE_SETBUF_FOREIGN
+        || in->dtype == VIPS_IMAGE_MMAPIN || in->dtype == VIPS_IMAGE_MMAPINRW;
+}
+
 int cvips_resize(VipsImage *in, VipsImage **out, double hscale, double vscale, double gap) {
     return vips_resize(in, out, hscale, "vscale", vscale, "gap", gap, NULL);
 }

@@ -56,6 +56,10 @@ extension VipsImage {
         try Self.make("copy_memory", computes: true) { cvips_copy_memory(pointer, $0) }
     }
 
+    /// Whether the image's samples are in memory: ``withUnsafeSamples(_:)`` then computes nothing, and
+    /// other threads may read the image meanwhile.
+    public var isInMemory: Bool { cvips_image_in_memory(pointer) != 0 }
+
     /// Calls `body` with the image's 8-bit samples, interleaved, row by row, where libvips keeps them: no
     /// copy. An image not in memory (a decoder, a pipeline) is computed into memory in place first, so
     /// that the image then reads from memory; do not share it with another thread meanwhile.

@@ -81,8 +81,9 @@ extension VipsImage {
                 reduce(samples, $0)
             }
         }
-        // An image of our own is computed into memory in place; this one may be another thread's too.
-        return source === self
+        // An image of our own, or one in memory, is read in place; this one, computed, may be another
+        // thread's too.
+        return source === self && !isInMemory
             ? try pixels(as: UInt8.self).withUnsafeBufferPointer { samples throws(VipsError) in try image(reducing: samples) }
             : try source.withUnsafeSamples(image(reducing:))
     }

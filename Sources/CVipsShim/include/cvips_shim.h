@@ -83,6 +83,9 @@ int cvips_copy_memory(VipsImage *in, VipsImage **out);
 /// memory in place first (vips_image_get_data). NULL on failure.
 const void *cvips_image_data(VipsImage *in);
 
+/// Whether the image's samples are in memory already (vips_image_get_data would compute nothing).
+int cvips_image_in_memory(VipsImage *in);
+
 /// Resizes by independent horizontal and vertical factors with the default (lanczos3) kernel; `gap` is
 /// vips_resize's (2 by default: a box shrink first for the part of a reduction past twice that; 0: none).
 int cvips_resize(VipsImage *in, VipsImage **out, double hscale, double vscale, double gap);
