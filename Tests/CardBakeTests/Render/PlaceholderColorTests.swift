@@ -70,19 +70,6 @@ struct PlaceholderColorTests {
                      b: colours.map(\.b).reduce(0, +) / count)
     }
 
-    @Test("Without a box shrink first, a reduction by 4 or more is lanczos alone; a smaller one is the same either way")
-    func resizeWithoutBoxShrink() throws {
-        // A pattern with detail at every scale, which the two filters treat differently.
-        let samples: [UInt8] = (0..<(200 * 120 * 3)).map { index -> UInt8 in UInt8(truncatingIfNeeded: index &* 37 &+ index / 600 &* 11) }
-        let image = try VipsImage.fromPixels(samples, width: 200, height: 120, bands: 3)
-        for (width, height, differs) in [(40, 24, true), (100, 60, false)] {
-            let boxFirst: [UInt8] = try image.resized(toWidth: width, height: height).pixels()
-            let lanczos: [UInt8] = try image.resized(toWidth: width, height: height, boxShrinkFirst: false).pixels()
-            #expect(boxFirst.count == width * height * 3 && lanczos.count == boxFirst.count)
-            #expect((boxFirst != lanczos) == differs, "\(width) x \(height)")
-        }
-    }
-
     @Test("One colour is its own placeholder")
     func solid() {
         let colour = CardColor(red: 200, green: 90, blue: 30)

@@ -3,7 +3,7 @@ import Testing
 @testable import Vips
 
 @Suite("Resizing 8-bit images: libvips' reductions done here", .vips)
-struct HorizontalReductionTests {
+struct ResizingTests {
     /// `width × height` pixels of `bands` samples with detail at every scale and runs of 0 and 255,
     /// whose lanczos lobes overshoot and are clipped.
     static func pattern(width: Int, height: Int, bands: Int) throws -> VipsImage {
@@ -52,6 +52,19 @@ struct HorizontalReductionTests {
                 #expect(ours.count == size.toWidth * size.toHeight * bands)
                 Self.expectSame(ours, libvips, "\(size), \(bands) bands, box shrink first: \(boxShrinkFirst)")
             }
+        }
+    }
+
+    @Test("Without a box shrink first, a reduction by 4 or more is lanczos alone; a smaller one is the same either way")
+    func resizeWithoutBoxShrink() throws {
+        // A pattern with detail at every scale, which the two filters treat differently.
+        let samples: [UInt8] = (0..<(200 * 120 * 3)).map { index -> UInt8 in UInt8(truncatingIfNeeded: index &* 37 &+ index / 600 &* 11) }
+        let image = try VipsImage.fromPixels(samples, width: 200, height: 120, bands: 3)
+        for (width, height, differs) in [(40, 24, true), (100, 60, false)] {
+            let boxFirst: [UInt8] = try image.resized(toWidth: width, height: height).pixels()
+            let lanczos: [UInt8] = try image.resized(toWidth: width, height: height, boxShrinkFirst: false).pixels()
+            #expect(boxFirst.count == width * height * 3 && lanczos.count == boxFirst.count)
+            #expect((boxFirst != lanczos) == differs, "\(width) x \(height)")
         }
     }
 
