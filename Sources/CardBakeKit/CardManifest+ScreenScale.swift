@@ -1,4 +1,4 @@
-extension CardManifest.Entry {
+extension CardManifest.Card {
     /// The scales the card was rendered at, smallest first (`[1, 2, 3]` for `1x`, `2x`, `3x`).
     public var scales: [Int] {
         images.keys.compactMap(CardManifest.scale(named:)).sorted()

@@ -1,39 +1,81 @@
 import Foundation
 
-/// `Output/manifest.json`: what an app reads to show the prerendered cards. Cards are in catalog
-/// order and nothing in it depends on time, so the same inputs give the same bytes.
-public struct CardManifest: Codable, Sendable, Equatable {
-    public static let schemaVersion = 3
-    /// The manifest's file name in an output folder.
+/// A build's manifest, whole: every card in catalog order with what an app shows and what the build
+/// keeps of its inputs, of schema ``schemaVersion``. On disk it is paged (``ManifestPaging``): `manifest.json`, a small root an
+/// app opens at once, and pages under `manifest/` that it reads as it needs them (``ManifestReader``).
+/// This whole form is for tools, tests and small catalogs; nothing in it depends on time, so the same
+/// inputs give the same files.
+public struct CardManifest: Sendable, Equatable {
+    public static let schemaVersion = 4
+    /// The root's file name in an output folder.
     public static let fileName = "manifest.json"
 
-    public var schema: Int
     /// `cardbake 0.1.0 (libvips 8.14.1)`.
     public var generator: String
     public var cards: [Entry]
 
-    public struct Entry: Codable, Sendable, Equatable {
+    /// A card as the build knows it: what an app reads (``card``) and the digests behind it.
+    @dynamicMemberLookup
+    public struct Entry: Sendable, Equatable {
+        public var card: Card
+        /// SHA-256 of everything the card depends on (``CardInputs`` and its scales).
+        public var key: ContentDigest
+        /// The digests behind `key`, so `cardbake check` can say which input changed.
+        public var inputs: CardInputs
+
+        public init(card: Card, key: ContentDigest, inputs: CardInputs) {
+            self.card = card
+            self.key = key
+            self.inputs = inputs
+        }
+
+        public init(id: String, title: String, description: String, size: Size, key: ContentDigest, placeholder: Placeholder,
+                    images: [String: Image], inputs: CardInputs) {
+            self.init(card: Card(id: id, title: title, description: description, size: size, placeholder: placeholder,
+                                 images: images),
+                      key: key, inputs: inputs)
+        }
+
+        public subscript<Value>(dynamicMember field: WritableKeyPath<Card, Value>) -> Value {
+            get { card[keyPath: field] }
+            set { card[keyPath: field] = newValue }
+        }
+
+        /// What the manifest's build pages keep of the entry.
+        public var buildRecord: BuildRecord { BuildRecord(id: card.id, key: key, inputs: inputs) }
+    }
+
+    /// What an app needs of a card: an entry of the manifest's pages.
+    public struct Card: Codable, Sendable, Equatable {
         public var id: String
         public var title: String
         public var description: String
         /// In points.
         public var size: Size
-        /// SHA-256 of everything the card depends on (``CardInputs`` and its scales).
-        public var key: ContentDigest
         public var placeholder: Placeholder
         /// By scale name (`1x`, `2x`, …).
         public var images: [String: Image]
-        /// The digests behind `key`, so `cardbake check` can say which input changed.
-        public var inputs: CardInputs
 
-        public init(id: String, title: String, description: String, size: Size, key: ContentDigest, placeholder: Placeholder, images: [String: Image], inputs: CardInputs) {
+        public init(id: String, title: String, description: String, size: Size, placeholder: Placeholder,
+                    images: [String: Image]) {
             self.id = id
             self.title = title
             self.description = description
             self.size = size
-            self.key = key
             self.placeholder = placeholder
             self.images = images
+        }
+    }
+
+    /// What the build keeps of a card beside its ``Card``, in the build pages an app never reads.
+    public struct BuildRecord: Codable, Sendable, Equatable {
+        public var id: String
+        public var key: ContentDigest
+        public var inputs: CardInputs
+
+        public init(id: String, key: ContentDigest, inputs: CardInputs) {
+            self.id = id
+            self.key = key
             self.inputs = inputs
         }
     }
@@ -86,143 +128,52 @@ public struct CardManifest: Codable, Sendable, Equatable {
     }
 
     public init(generator: String, cards: [Entry]) {
-        schema = Self.schemaVersion
         self.generator = generator
         self.cards = cards
     }
 
-    /// The manifest in `data`; `source` names it in errors (a path or URL). Throws
-    /// ``ReadError/unsupportedSchema(source:found:understood:)`` for a schema other than
-    /// ``schemaVersion``, whatever the rest holds, and ``ReadError/invalid(source:reason:)`` for
-    /// anything that is not a manifest, saying where.
-    public init(data: Data, source: String) throws(ReadError) {
-        struct Schema: Decodable { var schema: Int }
-        let decoder = JSONDecoder()
-        let manifest: CardManifest
-        do {
-            manifest = try decoder.decode(CardManifest.self, from: data)
-        } catch {
-            // Another schema's shape fails to decode: say which schema it is rather than what failed.
-            if let schema = try? decoder.decode(Schema.self, from: data).schema, schema != Self.schemaVersion {
-                throw .unsupportedSchema(source: source, found: schema, understood: Self.schemaVersion)
+    /// The whole manifest whose root is the file at `url`, its pages read from beside it, each checked
+    /// against the digest the root gives it (by `digest`). Throws ``ReadError``.
+    public init(contentsOf url: URL, digest: @escaping @Sendable (Data) -> ContentDigest = PortableSHA256.hash)
+        throws(ReadError) {
+        try self.init(reading: ManifestReader(contentsOf: url, digest: digest))
+    }
+
+    /// The whole manifest `reader` reads: every page and build page.
+    public init(reading reader: ManifestReader) throws(ReadError) {
+        var entries: [Entry] = []
+        entries.reserveCapacity(reader.count)
+        for section in 0..<reader.sectionCount {
+            entries += try reader.entries(ofSection: section)
+        }
+        self.init(generator: reader.generator, cards: entries)
+    }
+
+    /// The manifest at `url`, or nil when there is none, it is not one of this schema, or a page is damaged.
+    public static func read(from url: URL,
+                            digest: @escaping @Sendable (Data) -> ContentDigest = PortableSHA256.hash) -> CardManifest? {
+        try? CardManifest(contentsOf: url, digest: digest)
+    }
+
+    /// Writes the manifest: each page handed to `page` (which stores it as ``ManifestPaging/file(for:)``
+    /// of the digest it returns), then returns the root's bytes.
+    public func written(page: (Data) throws -> ContentDigest) throws -> Data {
+        try withoutActuallyEscaping(page) { page in
+            var writer = ManifestWriter(generator: generator, page: page)
+            for entry in cards {
+                try writer.add(entry.pageEntry)
             }
-            throw .invalid(source: source, reason: ReadError.reason(error))
+            return try writer.finish()
         }
-        guard manifest.schema == Self.schemaVersion else {
-            throw .unsupportedSchema(source: source, found: manifest.schema, understood: Self.schemaVersion)
-        }
-        self = manifest
     }
 
-    /// The manifest in the file at `url`. Throws ``ReadError``.
-    public init(contentsOf url: URL) throws(ReadError) {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw .unreadable(source: url.path, reason: error.localizedDescription)
-        }
-        try self.init(data: data, source: url.path)
-    }
-
-    /// The manifest at `url`, or nil when there is none or it is not one of this schema.
-    public static func read(from url: URL) -> CardManifest? {
-        try? CardManifest(contentsOf: url)
-    }
-
-    /// Stable bytes: pretty-printed, keys sorted, a final newline; the bytes `JSONEncoder` gives the
-    /// whole manifest with those options.
-    public func encoded() throws -> Data {
-        var data = Data()
-        try encode { data.append($0) }
-        return data
-    }
-
-    /// ``encoded()``'s bytes handed to `write` a piece at a time: the frame's start, then each entry, then the
-    /// frame's end. The manifest of 10,000 cards is about 12 MB; a caller writing it to a file need not
-    /// hold it (and gathers the pieces into larger writes itself).
-    public func encode(to write: (Data) throws -> Void) throws {
-        try Self.encode(in: self, count: cards.count, element: { try Self.elementText(of: cards[$0]) }, to: write)
-    }
-
-    /// The bytes of a manifest of `count` cards whose entries have the texts `element(0)`,
-    /// `element(1)`, … (``elementText(of:)``), handed to `write` a piece at a time: what
-    /// ``encode(to:)`` writes for those entries, without any of them decoded or all of them held.
-    public static func encode(generator: String, count: Int, element: (Int) throws -> Data,
-                              to write: (Data) throws -> Void) throws {
-        try encode(in: CardManifest(generator: generator, cards: []), count: count, element: element, to: write)
-    }
-
-    /// The manifest `frame` with `count` cards whose texts `element` gives in place of its own.
-    private static func encode(in frame: CardManifest, count: Int, element: (Int) throws -> Data,
-                               to write: (Data) throws -> Void) throws {
-        let encoder = Self.encoder
-        var frame = frame
-        guard count > 0 else {
-            frame.cards = []
-            try write(try encoder.encode(frame) + Data("\n".utf8))
-            return
-        }
-        // The frame of a one-entry manifest, cut where its entry is: JSONEncoder holds a whole
-        // document as a tree, several times the size of its text.
-        frame.cards = [frameEntry]
-        let framed = try encoder.encode(frame)
-        guard let slot = framed.range(of: try elementText(of: frameEntry)) else {
-            preconditionFailure("a one-entry manifest holds its entry as an indented array element")
-        }
-        try write(Data(framed[..<slot.lowerBound]))
-        try write(try element(0))
-        for index in 1..<count {
-            try write(Self.elementSeparator + element(index))
-        }
-        try write(framed[slot.upperBound...] + Data("\n".utf8))
-    }
-
-    /// `entry`'s text as an element of `cards` in the encoded manifest: indented, without the
-    /// separator. Decodes as the entry.
-    public static func elementText(of entry: Entry) throws -> Data {
-        indentedAsElement(try encoder.encode(entry))
-    }
-
-    /// Pretty-printed, keys sorted, slashes as they are; one for every entry, from any thread.
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
-    /// An entry whose text marks the slot of `cards`' elements in a manifest's frame.
-    private static let frameEntry: Entry = {
-        let zero = ContentDigest(bytes: [UInt8](repeating: 0, count: 32))!
-        return Entry(id: "frame", title: "", description: "", size: Size(width: 0, height: 0), key: zero,
-                     placeholder: Placeholder(color: "", thumbhash: "", dataURL: ""),
-                     // No empty container: JSONEncoder lays one out by its depth.
-                     images: ["1x": Image(file: "", width: 0, height: 0, bytes: 0, sha256: zero)],
-                     inputs: CardInputs(image: zero, text: zero, style: zero, fonts: zero, renderer: zero))
-    }()
-
-    /// What separates two entries of `cards` in the encoded manifest, and what indents their lines.
-    private static let elementSeparator = Data(",\n    ".utf8)
-    private static let elementIndent = Array("    ".utf8)
-
-    /// `json`, an entry encoded on its own, with each line after the first indented as an element of
-    /// `cards` (JSON text has a newline only between tokens).
-    private static func indentedAsElement(_ json: Data) -> Data {
-        var indented: [UInt8] = []
-        indented.reserveCapacity(json.count + json.count / 4)
-        json.withUnsafeBytes { bytes in
-            for byte in bytes {
-                indented.append(byte)
-                if byte == UInt8(ascii: "\n") {
-                    indented.append(contentsOf: elementIndent)
-                }
-            }
-        }
-        return Data(indented)
-    }
-
-    /// Every file the manifest names, relative to its folder.
+    /// Every bitmap the manifest names, relative to its folder.
     package var files: Set<String> { Self.files(in: cards.lazy.map(\.images)) }
+
+    /// Every file named in `images`, the images of a manifest's cards.
+    package static func files(in images: some Sequence<[String: Image]>) -> Set<String> {
+        Set(images.flatMap { $0.values.map(\.file) })
+    }
 
     /// The name of a scale in `images`.
     package static func scaleName(_ scale: Int) -> String { "\(scale)x" }
@@ -234,13 +185,25 @@ public struct CardManifest: Codable, Sendable, Equatable {
     }
 }
 
+extension CardManifest.Entry {
+    /// The entry as the manifest's writer takes it.
+    package var pageEntry: ManifestWriter.PageEntry {
+        get throws {
+            ManifestWriter.PageEntry(id: card.id, size: card.size, card: try ManifestPaging.encoded(card),
+                                     build: try ManifestPaging.encoded(buildRecord))
+        }
+    }
+}
+
 extension CardManifest {
     /// Why a manifest could not be read; the description says what is wrong and where.
     public enum ReadError: Error, Sendable, Equatable, CustomStringConvertible {
-        /// The file could not be read.
+        /// A file could not be read.
         case unreadable(source: String, reason: String)
         /// The bytes are not a manifest: not JSON, or a field missing or of the wrong type.
         case invalid(source: String, reason: String)
+        /// A page's bytes are not those the root names.
+        case damagedPage(source: String, file: String)
         /// A manifest of another schema version than the one this code reads.
         case unsupportedSchema(source: String, found: Int, understood: Int)
 
@@ -250,6 +213,8 @@ extension CardManifest {
                 "\(source): cannot read the manifest: \(reason)"
             case let .invalid(source, reason):
                 "\(source): not a cardbake manifest: \(reason)"
+            case let .damagedPage(source, file):
+                "\(source): the page \(file) does not have the bytes the manifest names (rebuild the cards)"
             case let .unsupportedSchema(source, found, understood):
                 "\(source): manifest schema \(found) is not supported; this reader understands schema \(understood)"
                     + (found > understood ? " (update the reader)" : " (rebuild the cards)")

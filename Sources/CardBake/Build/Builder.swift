@@ -153,7 +153,7 @@ public struct Builder: Sendable {
                                 events: @Sendable (BuildEvent) -> Void) async throws -> BuildReport {
         let source = bench.source
         events(.planned(total: source.outline.cards.count, toRender: 0, failed: 0))
-        try await bench.assetCatalog?.write(CardManifest.read(from: bench.output.manifestURL)?.cards ?? [], from: bench.output)
+        try await bench.assetCatalog?.write(bench.output.readManifest()?.cards ?? [], from: bench.output)
         if let manifestDigest = try? bench.output.statCache.digest(ofFileAt: bench.output.manifestURL) {
             try ShardRecord.update(in: request.output, shard: request.shard, catalog: source.digest,
                                    cards: {
@@ -203,7 +203,8 @@ public struct Builder: Sendable {
         let cards: WrittenCards
         let removed: [String]
         let manifest: ContentDigest
-        /// The gallery's files and their digests.
+        /// The files made from the cards' entries, with their digests: the gallery's, then the
+        /// manifest's pages (``WholeBuild/derivedFiles(pages:)``'s order).
         let derived: [(file: String, digest: ContentDigest)]
     }
 
@@ -213,9 +214,9 @@ public struct Builder: Sendable {
                              _ bench: Workbench) async throws -> WrittenOutput {
         let written = try await writer.replacingFiles {
             let written = try await Self.write(cards, from: spool, with: writer, width: request.jobs)
-            let (digest, removed) = try writer.replaceManifest(
+            let manifest = try writer.replaceManifest(
                 generator: Self.generator, count: written.positions.count,
-                element: { try spool.text(at: written.positions[$0]) },
+                entry: { try spool.pageEntry(at: written.positions[$0]) },
                 files: { Set(written.positions.flatMap { OutputFolder.files(for: cards[$0]) }) })
             let gallery = GalleryWriter(folder: bench.output, records: bench.records, journal: writer.journal)
             let positions = written.positions
@@ -225,8 +226,9 @@ public struct Builder: Sendable {
                 }
             }
             let derived = try await request.writesGallery
-                ? gallery.update(cards: galleryCards, generator: Self.generator, digest: digest) : gallery.remove()
-            return WrittenOutput(cards: written, removed: removed, manifest: digest, derived: derived)
+                ? gallery.update(cards: galleryCards, generator: Self.generator, digest: manifest.digest) : gallery.remove()
+            return WrittenOutput(cards: written, removed: manifest.removed, manifest: manifest.digest,
+                                 derived: derived + manifest.pages)
         }
         writer.journal.finish()
         return written

@@ -55,13 +55,13 @@ public struct Checker: Sendable {
         let source = try reading.source(statCache: statCache)
         if try await isBuiltAsAWhole(source, in: output, fonts: fonts, installedFonts: read.installedFonts) {
             // The whole-build record does not cover the asset catalog, which lives elsewhere.
-            return assetCatalogFindings(for: CardManifest.read(from: output.manifestURL)?.cards ?? [], statCache: statCache)
+            return assetCatalogFindings(for: output.readManifest()?.cards ?? [], statCache: statCache)
         }
         let catalog = try reading.catalog()
         try Vips.start()
         let planner = Planner(statCache: statCache, fonts: fonts, strict: request.strict)
         let manifestURL = output.manifestURL
-        let inPlace = CardManifest.read(from: manifestURL)
+        let inPlace = output.readManifest()
         let entries = inPlace?.cards ?? []
         let built = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var findings: [Finding] = []

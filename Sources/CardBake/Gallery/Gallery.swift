@@ -23,7 +23,7 @@ struct Gallery: Sendable {
 
     /// The gallery of `manifest`.
     init(of manifest: CardManifest) throws {
-        self.init(of: manifest, digest: try ContentDigest.sha256(streaming: manifest.encode(to:)))
+        self.init(of: manifest, digest: try manifest.rootDigest)
     }
 
     /// The gallery of `manifest`, whose bytes have the SHA-256 `digest`.

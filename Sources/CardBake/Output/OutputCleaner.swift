@@ -5,8 +5,8 @@ import Foundation
 
 /// Removes what cardbake wrote, and nothing else.
 public enum OutputCleaner {
-    /// Removes the cards the manifest names, the manifest itself, the gallery cardbake wrote and a
-    /// shard build's ``ShardRecord``, then `cards/` if it is empty; first, what a build killed
+    /// Removes the cards the manifest names, the manifest itself and its pages, the gallery cardbake
+    /// wrote and a shard build's ``ShardRecord``, then `cards/` and `manifest/` if they are empty; first, what a build killed
     /// part-way left (see ``WriteJournal``), its scratch folder included.
     public static func removeOutput(at directory: URL) throws {
         let folder = OutputFolder(directory: directory, statCache: StatCache(loadingFrom: nil))
@@ -18,9 +18,12 @@ public enum OutputCleaner {
         guard let manifest = folder.manifestInPlace.outline else { return }
         _ = OutputFolder.remove(manifest.files, in: directory)
         try FileManager.default.removeItem(at: manifestURL)
-        let cards = directory.appendingPathComponent("cards")
-        if (try? FileManager.default.contentsOfDirectory(atPath: cards.path))?.isEmpty == true {
-            try FileManager.default.removeItem(at: cards)
+        folder.removePages(keeping: nil)
+        for name in ["cards", ManifestPaging.folder] {
+            let folder = directory.appendingPathComponent(name)
+            if (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == true {
+                try FileManager.default.removeItem(at: folder)
+            }
         }
     }
 

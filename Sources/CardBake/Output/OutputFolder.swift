@@ -23,6 +23,11 @@ struct OutputFolder: Sendable {
 
     var manifestURL: URL { manifestInPlace.url }
 
+    /// The folder's manifest read whole, its pages checked; nil when there is none or it cannot be read.
+    func readManifest() -> CardManifest? {
+        CardManifest.read(from: manifestURL, digest: { ContentDigest.sha256($0) })
+    }
+
     /// Relative path of a card's bitmap at one scale.
     static func file(for card: Card, scale: Int) -> String {
         file(id: card.id, scale: scale, fileExtension: card.style.output.kind.fileExtension)
@@ -79,6 +84,15 @@ struct OutputFolder: Sendable {
         try statCache.record(digest, forFileAtPath: path(of: file))
     }
 
+    /// Puts `bytes`, whose digest is `digest`, at `file` unless the file there has them already,
+    /// atomically, noting the change in `journal` first.
+    func put(_ bytes: Data, digest: ContentDigest, as file: String, journal: WriteJournal) throws {
+        guard !holds(digest, as: file) else { return }
+        try journal.begin()
+        try AtomicFileWriter.write(bytes, to: URL(fileURLWithPath: path(of: file)))
+        try statCache.record(digest, forFileAtPath: path(of: file))
+    }
+
     /// Puts the file at `source` (an absolute path), whose bytes have `digest`, at `file` unless it is
     /// there already: as a hard link where the file system allows, so no bytes are copied, else as a
     /// copy; atomically either way, noting the change in `journal` first. `source` is asked for only
@@ -98,14 +112,25 @@ struct OutputFolder: Sendable {
         return true
     }
 
-    /// Removes `files` (paths relative to `directory`) that are plain names inside `cards/`; a
-    /// manifest read from disk could name anything. Returns what it removed, sorted.
+    /// Removes `files` (paths relative to `directory`) that are plain names inside `cards/` or
+    /// manifest pages; a manifest read from disk could name anything. Returns what it removed, sorted.
     static func remove(_ files: Set<String>, in directory: URL) -> [String] {
-        let removable = files.filter(isCardFile).sorted()
+        let removable = files.filter { isCardFile($0) || ManifestPaging.isPage($0) }.sorted()
         for file in removable {
             try? FileManager.default.removeItem(at: directory.appendingPathComponent(file))
         }
         return removable
+    }
+
+    /// Removes the manifest pages in the folder but those in `kept`; `nil` keeps none.
+    func removePages(keeping kept: Set<String>?) {
+        let pages = directory.appendingPathComponent(ManifestPaging.folder)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: pages.path)) ?? [] {
+            let file = ManifestPaging.folder + "/" + name
+            if ManifestPaging.isPage(file), !(kept?.contains(file) ?? false) {
+                try? FileManager.default.removeItem(at: pages.appendingPathComponent(name))
+            }
+        }
     }
 
     /// Whether `file` is a plain name inside `cards/`, the only place cardbake writes card files.
@@ -129,7 +154,7 @@ final class ManifestInPlace: Sendable {
     var outline: CardManifest.Outline? {
         loaded.withLock { loaded in
             if let outline = loaded { return outline }
-            let outline = CardManifest.Outline.read(from: url)
+            let outline = CardManifest.Outline.read(from: url, digest: { ContentDigest.sha256($0) })
             loaded = .some(outline)
             return outline
         }

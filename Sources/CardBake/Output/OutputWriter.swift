@@ -3,6 +3,7 @@ import CardBakeCatalog
 import CardBakeFiles
 import CardBakeManifest
 import Foundation
+import Synchronization
 
 /// The write stage: brings the output folder in line with a finished build. Copies each card's
 /// bitmaps out of the content-addressed store (skipping files already up to date), removes files
@@ -22,29 +23,58 @@ struct OutputWriter: Sendable {
         }
     }
 
-    /// Makes `manifest` the output folder's manifest, replacing the file atomically unless it already
-    /// has these bytes, and removes the files the previous manifest named that this one does not (only
-    /// files cardbake wrote). Returns the manifest's digest and what it removed.
-    func replaceManifest(with manifest: CardManifest) throws -> (digest: ContentDigest, removed: [String]) {
-        try replaceManifest(encodedBy: manifest.encode(to:), files: { manifest.files })
+    /// What replacing the manifest did: the root's digest, the page files it names with theirs (sorted
+    /// by file), and the files of the previous manifest it removed.
+    struct ManifestReplacement {
+        let digest: ContentDigest
+        let pages: [(file: String, digest: ContentDigest)]
+        let removed: [String]
     }
 
-    /// ``replaceManifest(with:)`` for the manifest of `generator` with `count` entries whose texts
-    /// are `element(0)`, `element(1)`, … (``CardManifest/elementText(of:)``) and which name `files`,
-    /// asked for only when there is a previous manifest: no entry is decoded, and the manifest is
-    /// never all in memory.
-    func replaceManifest(generator: String, count: Int, element: (Int) throws -> Data,
-                         files: () throws -> Set<String>) throws -> (digest: ContentDigest, removed: [String]) {
-        try replaceManifest(encodedBy: { try CardManifest.encode(generator: generator, count: count, element: element, to: $0) },
-                            files: files)
+    /// Makes `manifest` the output folder's manifest (``replaceManifest(generator:count:entry:files:)``).
+    func replaceManifest(with manifest: CardManifest) throws -> ManifestReplacement {
+        try replaceManifest(writtenBy: manifest.written(page:), files: { manifest.files })
     }
 
-    private func replaceManifest(encodedBy encode: (_ sink: (Data) throws -> Void) throws -> Void,
-                                 files: () throws -> Set<String>) throws -> (digest: ContentDigest, removed: [String]) {
+    /// Makes the manifest of `generator` with `count` entries, `entry(0)`, `entry(1)`, …, which name
+    /// `files` (asked for only when there is a previous manifest), the output folder's: each page
+    /// written unless the folder has it already (pages are named by their bytes, so an unchanged page is
+    /// never written again), then the root replaced atomically unless it already has these bytes; then
+    /// removes the files the previous manifest named that this one does not (only files cardbake wrote),
+    /// and the pages neither names. Returns the removed card files.
+    func replaceManifest(generator: String, count: Int, entry: (Int) throws -> ManifestWriter.PageEntry,
+                         files: () throws -> Set<String>) throws -> ManifestReplacement {
+        try replaceManifest(writtenBy: { page in
+            var writer = ManifestWriter(generator: generator, page: page)
+            for index in 0..<count {
+                try writer.add(entry(index))
+            }
+            return try writer.finish()
+        }, files: files)
+    }
+
+    private func replaceManifest(writtenBy write: (_ page: @escaping (Data) throws -> ContentDigest) throws -> Data,
+                                 files: () throws -> Set<String>) throws -> ManifestReplacement {
         let previous = folder.manifestInPlace.outline
-        let digest = try folder.replace(folder.manifestURL, journal: journal, with: encode)
-        guard let previous else { return (digest, []) }
-        return (digest, OutputFolder.remove(previous.files.subtracting(try files()), in: folder.directory))
+        let pages = Mutex<[String: ContentDigest]>([:])
+        let root = try write { [folder, journal] bytes in
+            let digest = ContentDigest.sha256(bytes)
+            let file = ManifestPaging.file(for: digest)
+            try folder.put(bytes, digest: digest, as: file, journal: journal)
+            pages.withLock { $0[file] = digest }
+            return digest
+        }
+        let digest = try folder.replace(folder.manifestURL, journal: journal) { try $0(root) }
+        let written = pages.withLock { $0 }
+        // The previous manifest's pages stay until the next build, so that a reader that opened its
+        // root as this build replaced it can still read them.
+        let kept = Set(written.keys).union(previous?.pages ?? [])
+        let removed = try previous.map {
+            OutputFolder.remove($0.files.subtracting(try files()).subtracting(kept), in: folder.directory)
+        } ?? []
+        folder.removePages(keeping: kept)
+        return ManifestReplacement(digest: digest, pages: written.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+                                   removed: removed)
     }
 
     /// Runs `body`, which writes the folder's files and then its manifest. When it throws, the folder
@@ -70,7 +100,7 @@ struct OutputWriter: Sendable {
         backup.restore()
         guard let noted = journal.noted else { return }
         let listed: Set<String>
-        if let outline = CardManifest.Outline.read(from: folder.manifestURL) {
+        if let outline = CardManifest.Outline.read(from: folder.manifestURL, digest: { ContentDigest.sha256($0) }) {
             listed = outline.files
         } else if access(folder.manifestURL.fileSystemPath, F_OK) != 0 && errno == ENOENT {
             listed = []
@@ -109,5 +139,13 @@ enum OutputError: Error, Sendable, CustomStringConvertible {
         case let .missingBlob(file):
             "the cache lost the bitmap for \(file) during the build; run the build again"
         }
+    }
+}
+
+extension CardManifest {
+    /// The digest of the manifest's root as a build writes it, which names every page by its digest:
+    /// the identity of the whole manifest.
+    var rootDigest: ContentDigest {
+        get throws { ContentDigest.sha256(try written { ContentDigest.sha256($0) }) }
     }
 }

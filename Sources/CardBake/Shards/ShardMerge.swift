@@ -57,10 +57,10 @@ public struct ShardMerge: Sendable {
                     try await writer.place(image.sha256, as: image.file, from: try part.verifiedPath(of: image))
                 }
             }
-            let (digest, removed) = try writer.replaceManifest(with: manifest)
+            let written = try writer.replaceManifest(with: manifest)
             _ = try await GalleryWriter(folder: folder, records: writer.records, journal: writer.journal)
-                .update(cards: GalleryCards(entries: manifest.cards), generator: manifest.generator, digest: digest)
-            return removed
+                .update(cards: GalleryCards(entries: manifest.cards), generator: manifest.generator, digest: written.digest)
+            return written.removed
         }
         writer.journal.finish()
         ShardRecord.remove(from: output)
@@ -98,7 +98,10 @@ private struct ShardPart {
                                           + "\(ShardRecord.fileName) was written with (the shard's build did not finish); build it again")
         }
         do {
-            manifest = try CardManifest(data: manifestData, source: manifestURL.relativePath)
+            manifest = try CardManifest(reading: ManifestReader(root: manifestData, source: manifestURL.relativePath,
+                                                                digest: { ContentDigest.sha256($0) }) { file in
+                try Data(contentsOf: folder.appendingPathComponent(file))
+            })
         } catch {
             throw ShardSetError.notAShard(folder: name, reason: error.description)
         }

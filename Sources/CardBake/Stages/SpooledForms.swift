@@ -1,16 +1,16 @@
 import CardBakeManifest
 import Foundation
 
-/// A manifest entry in the forms an ``EntrySpool`` keeps: its text in the manifest, its line of the
-/// gallery page (empty when the build writes no gallery) and its files.
+/// A manifest entry in the forms an ``EntrySpool`` keeps: its texts in the manifest's pages, its line
+/// of the gallery page (empty when the build writes no gallery) and its files.
 struct SpooledForms: Sendable {
-    let text: Data
+    let page: ManifestWriter.PageEntry
     let figure: Data
     let files: Data
 
     /// Encodes `entry`; its gallery line only when `figures`.
     init(of entry: CardManifest.Entry, figures: Bool) throws {
-        text = try CardManifest.elementText(of: entry)
+        page = try entry.pageEntry
         let cardFiles = CardFile.files(of: entry)
         figure = figures ? GalleryPage.figureLine(GalleryCard(entry: entry, files: cardFiles)) : Data()
         files = CardFile.encode(cardFiles)

@@ -12,13 +12,17 @@ struct AppSideTests {
         let fixture = try BuilderTests.fixture()
         try await fixture.build()
         let url = fixture.output.appendingPathComponent(CardManifest.fileName)
-        let manifest = try CardManifest(contentsOf: url)
+        // The kit checks every page with its own SHA-256.
+        let reader = try ManifestReader(contentsOf: url)
+        let manifest = try CardManifest(reading: reader)
         #expect(manifest == fixture.manifest)
         let written = try Data(contentsOf: url)
-        #expect(try manifest.encoded() == written, "the kit's types encode the bytes the pipeline wrote")
-        #expect(PortableSHA256.hash(written) == ContentDigest.sha256(written))
+        var pages: [Data] = []
+        #expect(try manifest.written { pages.append($0); return PortableSHA256.hash($0) } == written,
+                "the kit's types write the bytes the pipeline wrote")
+        #expect(try Set(pages.map { ManifestPaging.file(for: ContentDigest.sha256($0)) }) == reader.pageFiles())
 
-        for card in manifest.cards {
+        for card in try reader.cards(in: 0..<reader.count) {
             #expect(card.scales == [1, 2])
             #expect(card.image(forScreenScale: 3)?.file == "cards/\(card.id)@2x.jpg")
             #expect(card.placeholder.decodedThumbHash != nil, "\(card.id): \(card.placeholder.thumbhash)")
@@ -33,7 +37,7 @@ struct AppSideTests {
         var bytes = try Data(contentsOf: damaged)
         bytes[bytes.count / 2] ^= 0xFF
         try bytes.write(to: damaged)
-        let image = try #require(manifest.cards.first { $0.id == "beta" }?.images["2x"])
+        let image = try #require(reader.card(id: "beta")?.images["2x"])
         #expect(throws: CardManifest.VerificationError.wrongDigest(file: image.file, expected: image.sha256,
                                                                    found: ContentDigest.sha256(bytes))) {
             try image.verifyFile(in: fixture.output)

@@ -18,7 +18,7 @@ struct EntrySpoolTests {
             inputs: CardInputs(image: digest, text: digest, style: digest, fonts: digest, renderer: digest))
     }
 
-    @Test("Entries put in any order come back by position, as manifest text, gallery line and files; a position never put holds none")
+    @Test("Entries put in any order come back by position, as manifest page texts, gallery line and files; a position never put holds none")
     func roundTrip() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spool-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -31,7 +31,7 @@ struct EntrySpoolTests {
         #expect((0..<5).map(spool.holds) == [true, false, true, true, true])
         for (position, entry) in entries {
             #expect(try spool.entry(at: position) == entry)
-            #expect(try spool.text(at: position) == CardManifest.elementText(of: entry))
+            #expect(try spool.pageEntry(at: position) == entry.pageEntry)
             #expect(try spool.figure(at: position) == GalleryPage.figureLine(GalleryCard(entry: entry)))
             let files = try spool.files(at: position)
             #expect(files.map(\.scale) == [1, 2])
@@ -59,23 +59,31 @@ struct EntrySpoolTests {
                 try spool.put(entry, at: position)
             }
             for (position, entry) in entries.enumerated() {
-                #expect(try spool.text(at: position) == CardManifest.elementText(of: entry))
+                #expect(try spool.pageEntry(at: position) == entry.pageEntry)
                 #expect(try spool.figure(at: position) == (figures ? GalleryPage.figureLine(GalleryCard(entry: entry)) : Data()))
                 #expect(try spool.files(at: position) == CardFile.files(of: entry))
             }
         }
     }
 
-    @Test("A manifest streamed from the entries' texts has the bytes of the manifest of those entries", arguments: [0, 1, 2, 7])
-    func manifestFromTexts(count: Int) throws {
+    @Test("A manifest written from spooled entries has the files of the manifest of those entries", arguments: [0, 1, 2, 40])
+    func manifestFromSpool(count: Int) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spool-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let entries = (0..<count).map { Self.entry("card-\($0)", byte: UInt8($0)) }
-        var streamed = Data()
-        try CardManifest.encode(generator: "cardbake test", count: count,
-                                element: { try CardManifest.elementText(of: entries[$0]) }, to: { streamed.append($0) })
-        let manifest = CardManifest(generator: "cardbake test", cards: entries)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        #expect(streamed == (try encoder.encode(manifest)) + Data("\n".utf8))
-        #expect(try CardManifest(data: streamed, source: "streamed") == manifest)
+        let spool = try EntrySpool(in: folder, cards: count, figures: false)
+        for (position, entry) in entries.enumerated() {
+            try spool.put(entry, at: position)
+        }
+        var streamedPages: [Data] = []
+        var writer = ManifestWriter(generator: "cardbake test") { streamedPages.append($0); return ContentDigest.sha256($0) }
+        for position in 0..<count {
+            try writer.add(spool.pageEntry(at: position))
+        }
+        let streamed = try writer.finish()
+        var pages: [Data] = []
+        let whole = try CardManifest(generator: "cardbake test", cards: entries).written { pages.append($0); return ContentDigest.sha256($0) }
+        #expect(streamed == whole && streamedPages == pages)
     }
 }

@@ -76,15 +76,13 @@ struct WriteJournalTests {
             // and a file of the user's
             let listed = ["cards/kept@1x.png", "cards/orphan@1x.png"]
             try WriteJournal(folder: folder, areas: [""], listing: { Set(listed) }).begin()
-            let digest = String(repeating: "0", count: 64)
-            let image: [String: Any] = ["file": listed[0], "width": 1, "height": 1, "bytes": 1, "sha256": digest]
-            let entry: [String: Any] = [
-                "id": "kept", "title": "", "description": "", "size": ["width": 1, "height": 1], "key": digest,
-                "placeholder": ["color": "#000000", "thumbhash": "", "dataURL": ""], "images": ["1x": image],
-                "inputs": ["image": digest, "text": digest, "style": digest, "fonts": digest, "renderer": digest],
-            ]
-            let manifest: [String: Any] = ["schema": CardManifest.schemaVersion, "generator": "test", "cards": [entry]]
-            try JSONSerialization.data(withJSONObject: manifest).write(to: folder.appendingPathComponent(CardManifest.fileName))
+            let digest = ContentDigest(bytes: [UInt8](repeating: 0, count: 32))!
+            let inputs = CardInputs(image: digest, text: digest, style: digest, fonts: digest, renderer: digest)
+            try CardManifest(generator: "test", cards: [CardManifest.Entry(
+                id: "kept", title: "", description: "", size: CardManifest.Size(width: 1, height: 1), key: digest,
+                placeholder: CardManifest.Placeholder(color: "#000000", thumbhash: "", dataURL: ""),
+                images: ["1x": CardManifest.Image(file: listed[0], width: 1, height: 1, bytes: 1, sha256: digest)],
+                inputs: inputs)]).write(into: folder)
             for file in listed + ["cards/mine.png"] {
                 try AtomicFileWriter.write(Data("x".utf8), to: folder.appendingPathComponent(file))
             }

@@ -27,9 +27,10 @@ enum FolderAudit {
         }
     }
 
-    /// The folder holds `manifest.json`, the preview gallery (`index.html`, `index-version.js`) and
-    /// exactly the files the manifest lists (besides `foreign`, files that are not cardbake's), each
-    /// of the listed size and SHA-256; no temporary file, no note of an unfinished build.
+    /// The folder holds `manifest.json` with its pages (and those of the manifest before it, which a
+    /// build keeps until the next), each hashing to its name, the preview gallery (`index.html`,
+    /// `index-version.js`) and exactly the files the manifest lists (besides `foreign`, files that are
+    /// not cardbake's), each of the listed size and SHA-256; no temporary file, no note of an unfinished build.
     static func output(_ folder: URL, foreign: Set<String> = []) -> [String] {
         let manifestURL = folder.appendingPathComponent("manifest.json")
         guard let manifest = try? ManifestFile.read(from: manifestURL) else {
@@ -48,6 +49,12 @@ enum FolderAudit {
             if data.count != image.bytes || ContentDigest.sha256(data).description != image.sha256 {
                 problems.append("\(image.file) is not the file the manifest lists")
             }
+        }
+        for page in files(in: folder) where page.hasPrefix("manifest/") {
+            let name = String(page.dropFirst("manifest/".count).dropLast(".json".count))
+            guard page.hasSuffix(".json"), let data = try? Data(contentsOf: folder.appendingPathComponent(page)),
+                  ContentDigest.sha256(data).description == name else { continue }
+            listed.insert(page)
         }
         let extra = Set(files(in: folder)).subtracting(listed).subtracting(foreign)
         problems += extra.sorted().map { "not in the manifest: \($0)" }

@@ -60,13 +60,15 @@ func jpegSize(_ data: Data) -> (width: Int, height: Int)? {
     return nil
 }
 
-/// The manifest as the app reads it; decoding fails if a field is missing or mistyped.
-struct ManifestFile: Decodable, Equatable {
+/// The manifest read from its files as any reader of the documented layout would, with nothing of
+/// cardbake's own code: the root, its card pages in order, and the build pages joined card by card.
+/// Reading fails if a field is missing or mistyped, or a page is missing.
+struct ManifestFile: Equatable {
     var schema: Int
     var generator: String
     var cards: [Entry]
 
-    struct Entry: Decodable, Equatable {
+    struct Entry: Equatable {
         var id: String
         var title: String
         var description: String
@@ -76,6 +78,36 @@ struct ManifestFile: Decodable, Equatable {
         var images: [String: Image]
         var inputs: Inputs
     }
+
+    /// A card as the root's head and the card pages hold it.
+    private struct Card: Decodable {
+        var id: String
+        var title: String
+        var description: String
+        var size: Size
+        var placeholder: Placeholder
+        var images: [String: Image]
+    }
+
+    /// A card as the build pages hold it.
+    private struct Build: Decodable {
+        var id: String
+        var key: String
+        var inputs: Inputs
+    }
+
+    private struct Root: Decodable {
+        var schema: Int
+        var generator: String
+        var count: Int
+        var head: [Card]
+        var pages: [Reference]
+        var build: String
+    }
+
+    private struct Reference: Decodable { var sha256: String }
+    private struct Cards<Element: Decodable>: Decodable { var cards: [Element] }
+    private struct BuildIndex: Decodable { var pages: [String] }
 
     struct Size: Decodable, Equatable {
         var width: Double
@@ -104,7 +136,21 @@ struct ManifestFile: Decodable, Equatable {
     }
 
     static func read(from url: URL) throws -> ManifestFile {
-        try JSONDecoder().decode(ManifestFile.self, from: Data(contentsOf: url))
+        let decoder = JSONDecoder()
+        let folder = url.deletingLastPathComponent()
+        func page<Page: Decodable>(_ digest: String, as type: Page.Type) throws -> Page {
+            try decoder.decode(type, from: Data(contentsOf: folder.appendingPathComponent("manifest/\(digest).json")))
+        }
+        let root = try decoder.decode(Root.self, from: Data(contentsOf: url))
+        let cards = try root.head + root.pages.flatMap { try page($0.sha256, as: Cards<Card>.self).cards }
+        let builds = try page(root.build, as: BuildIndex.self).pages.flatMap { try page($0, as: Cards<Build>.self).cards }
+        guard cards.count == root.count, builds.map(\.id) == cards.map(\.id) else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        return ManifestFile(schema: root.schema, generator: root.generator, cards: zip(cards, builds).map { card, build in
+            Entry(id: card.id, title: card.title, description: card.description, size: card.size, key: build.key,
+                  placeholder: card.placeholder, images: card.images, inputs: build.inputs)
+        })
     }
 
     func entry(_ id: String) -> Entry? { cards.first { $0.id == id } }

@@ -1,0 +1,1 @@
+../Fuzz/Manifest/ManifestInvariants.swift
