@@ -63,7 +63,8 @@ build: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 
 ## dist: dist/cardbake-<version>-linux-<arch>.tar.gz: the release binary (stripped), README with the apt
-## command for the runtime packages (derived from ldd and dpkg -S), the licences (scripts/package-dist).
+## command for the runtime packages (derived from ldd and dpkg -S), LICENSE, THIRD-PARTY-NOTICES (what the
+## binary links, from its link) and the licences (scripts/package-dist).
 ## For this machine's architecture only: there is no cross toolchain here, so an arm64 tarball needs
 ## `make dist` on an arm64 machine.
 dist: build

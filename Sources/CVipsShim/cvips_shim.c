@@ -496,3 +496,10 @@ int cvips_jpeg_encode_rgb(const unsigned char *samples, int width, int height, i
     return 0;
 }
 
+
+#define CVIPS_TEXT(token) #token
+#define CVIPS_EXPANDED_TEXT(token) CVIPS_TEXT(token)
+
+const char *cvips_libjpeg_turbo_version(void) {
+    return CVIPS_EXPANDED_TEXT(LIBJPEG_TURBO_VERSION);
+}

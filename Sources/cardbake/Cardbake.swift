@@ -18,7 +18,7 @@ struct Cardbake: AsyncParsableCommand {
             or shards merge refused; 3 another cardbake used the output or cache folder for longer than \
             --lock-timeout; 130 interrupted (143 on SIGTERM); 127 libvips or Pango cannot be loaded.
             """,
-        version: Builder.generator,
+        version: Builder.versionLine,
         subcommands: [BuildCommand.self, WatchCommand.self, CheckCommand.self, CleanCommand.self, MergeCommand.self,
                       CacheCommand.self],
         defaultSubcommand: BuildCommand.self

@@ -84,7 +84,10 @@ struct DistTests {
             #expect(readme.contains("apt-get install --no-install-recommends " + packages.joined(separator: " ")), "\(readme)")
             #expect(readme.contains("./cardbake build"))
 
-            // Licences: the Swift runtime's, ICU's, and those of the Swift packages linked in.
+            // Licences: cardbake's, as in the repository; the Swift runtime's, ICU's, and those of the Swift packages linked in.
+            let license = try String(contentsOf: folder.appendingPathComponent("LICENSE"), encoding: .utf8)
+            #expect(license == (try String(contentsOf: CardbakeBinary.repositoryRoot.appendingPathComponent("LICENSE"), encoding: .utf8)))
+            #expect(license.contains("Apache License") && license.contains("Copyright 2026 the cardbake authors"))
             for package in ["swift", "swift-argument-parser", "swift-system", "swift-collections"] {
                 let license = folder.appendingPathComponent("licenses/\(package)/LICENSE.txt")
                 let text = try #require(try? String(contentsOf: license, encoding: .utf8), "no licenses/\(package)/LICENSE.txt")
@@ -93,6 +96,55 @@ struct DistTests {
             // ICU, which Foundation embeds: the Unicode licence.
             let icu = try String(contentsOf: folder.appendingPathComponent("licenses/icu/copyright"), encoding: .utf8)
             #expect(icu.contains("Unicode, Inc.") && icu.contains("Permission is hereby granted"), "\(icu.prefix(300))")
+        }
+    }
+
+    @Test("THIRD-PARTY-NOTICES names each component linked in, its licence and where the text is, and the system libraries' packages")
+    func notices() throws {
+        try Sandbox.with { sandbox in
+            let folder = try Self.unpack(into: sandbox)
+            let notices = try String(contentsOf: folder.appendingPathComponent("THIRD-PARTY-NOTICES"), encoding: .utf8)
+            let parts = notices.components(separatedBy: "\nLinked dynamically")
+            try #require(parts.count == 2, "no section of the libraries linked dynamically: \(notices)")
+            let (inside, dynamic) = (parts[0], parts[1])
+
+            // The Swift runtime's parts, each with the static libraries linked in and the licence's path.
+            for (part, library, license) in [("Swift standard library and runtime", "libswiftCore.a", "swift/LICENSE.txt"),
+                                             ("Foundation", "libFoundationEssentials.a", "swift/LICENSE.txt"),
+                                             ("Dispatch", "libdispatch.a", "swift/LICENSE.txt"),
+                                             ("ICU", "lib_FoundationICU.a", "icu/copyright")] {
+                let entry = try #require(inside.components(separatedBy: "\n\n").first { $0.hasPrefix(part) }, "no \(part): \(inside)")
+                #expect(entry.contains(library) && entry.contains("licenses/\(license)"), "\(entry)")
+            }
+            #expect(inside.contains("Apache-2.0 WITH Swift-exception, licenses/swift/LICENSE.txt"), "\(inside)")
+            // Every Swift package pinned in Package.resolved is linked in: named with its version and its licence.
+            let resolved = try JSONSerialization.jsonObject(
+                with: Data(contentsOf: CardbakeBinary.repositoryRoot.appendingPathComponent("Package.resolved"))) as? [String: Any]
+            let pins = try #require(resolved?["pins"] as? [[String: Any]])
+            try #require(!pins.isEmpty)
+            for pin in pins {
+                let package = try #require(pin["identity"] as? String)
+                let version = try #require((pin["state"] as? [String: Any])?["version"] as? String)
+                #expect(inside.contains("\n\(package) \(version)\n  linked in: the modules "), "\(package) \(version): \(inside)")
+                #expect(inside.contains("licenses/\(package)/LICENSE.txt"), "\(package)")
+            }
+            // Every licence path named is in the tarball, and every licence in the tarball is named.
+            let named = Set(inside.matches(of: /licenses\/[^\s,]+/).map { String($0.output) })
+            for path in named {
+                #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path), "\(path)")
+            }
+            let folders = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("licenses").path)
+            #expect(Set(folders) == Set(named.map { $0.split(separator: "/")[1] }.map(String.init)), "\(folders) \(named)")
+
+            // The libraries linked dynamically: one line for each package of debian-packages that is not a font's.
+            let packages = try String(contentsOf: folder.appendingPathComponent("debian-packages"), encoding: .utf8)
+                .split(separator: "\n").map(String.init)
+            let listed = dynamic.split(separator: "\n").filter { $0.hasPrefix("  ") }
+                .map { String($0.dropFirst(2).prefix { $0 != ":" }) }
+            let libraryPackages = packages.filter { !$0.hasPrefix("fonts-") && $0 != "fontconfig" }
+            #expect(listed.count == libraryPackages.count && Set(listed) == Set(libraryPackages), "\(listed)")
+            #expect(Set(listed).isSuperset(of: ["libvips42", "libjpeg62-turbo", "libdeflate0", "libc6"]), "\(listed)")
+            #expect(dynamic.contains("libvips.so.42"), "\(dynamic)")
         }
     }
 

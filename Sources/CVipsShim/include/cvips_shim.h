@@ -147,4 +147,8 @@ int cvips_jpeg_decode_rgb(const void *data, size_t length, unsigned char *sample
 int cvips_jpeg_encode_rgb(const unsigned char *samples, int width, int height, int quality, int halved_chroma,
                           unsigned char **data, unsigned long *length, char *message);
 
+/// The version of the libjpeg-turbo headers the two functions above are compiled against (jconfig.h's
+/// LIBJPEG_TURBO_VERSION), e.g. "2.1.5": the library reports none at run time.
+const char *cvips_libjpeg_turbo_version(void);
+
 #endif

@@ -36,6 +36,8 @@ public struct Builder: Sendable {
     public static let version = "0.1.0"
     public static var libvipsVersion: String { Vips.version }
     public static var generator: String { "cardbake \(version) (libvips \(libvipsVersion))" }
+    /// What `cardbake --version` prints: the name, version and every library that writes the bytes.
+    public static var versionLine: String { "cardbake \(version) (\(LibraryVersions.linked))" }
 
     public init(request: BuildRequest, memo: RebuildMemo? = nil) {
         self.request = request
