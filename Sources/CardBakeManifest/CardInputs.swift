@@ -9,7 +9,7 @@ public struct CardInputs: Sendable, Hashable, Codable {
     public var style: ContentDigest
     /// The fonts the title and description resolve to: each family and its file's content.
     public var fonts: ContentDigest
-    /// The renderer's version salt and the libvips version.
+    /// The renderer's version salt and the versions of libvips, libjpeg-turbo and libdeflate.
     public var renderer: ContentDigest
 
     public init(image: ContentDigest, text: ContentDigest, style: ContentDigest, fonts: ContentDigest,
@@ -31,7 +31,7 @@ public struct CardInputs: Sendable, Hashable, Codable {
             case .text: "title or description changed"
             case .style: "style changed"
             case .fonts: "font changed"
-            case .renderer: "renderer or libvips version changed"
+            case .renderer: "renderer or its libraries (libvips, libjpeg-turbo, libdeflate) changed"
             }
         }
     }

@@ -143,7 +143,7 @@ public final class ManifestReader: @unchecked Sendable {
     }
 
     /// How many sections the cards are in: the head and each page.
-    public var sectionCount: Int { sectionStarts.count }
+    package var sectionCount: Int { sectionStarts.count }
 
     /// The cards of section `index`: the head's from the root, a page's read and checked.
     package func section(_ index: Int) throws(CardManifest.ReadError) -> [CardManifest.Card] {

@@ -175,8 +175,10 @@ struct BuildTests {
             try #require(two.status == 0, two.comment)
             #expect(Summary.find(in: two)?.rendered == 4, two.comment)
             let files = sandbox.fileNames("one")
-            // cards/, the manifest, the gallery's page and version, and the bitmaps.
-            #expect(files.count == 4 + 4 * 2)
+            // cards/, manifest/, the manifest, the gallery's page and version, and the bitmaps; then the
+            // manifest's pages: the build page of its head, the build index and one ID page.
+            #expect(files.filter { !$0.hasPrefix("manifest/") }.count == 5 + 4 * 2)
+            #expect(files.filter { $0.hasPrefix("manifest/") }.count == 3)
             #expect(sandbox.fileNames("two") == files)
             for file in files where !(FileIdentity(of: sandbox.url("one/\(file)"))?.isDirectory ?? true) {
                 #expect(try sandbox.data("one/\(file)") == sandbox.data("two/\(file)"), "\(file) differs")

@@ -136,7 +136,7 @@ private struct ShardPart {
         let agreements: [(what: String, value: (ShardPart) -> String)] = [
             ("numbers of shards", { "\($0.shard.count)" }),
             ("catalogs", { "\($0.record.catalog) \($0.record.cards)" }),
-            ("settings (overrides, cardbake or libvips version)", { "\($0.record.settings)" }),
+            ("settings (overrides, cardbake or its libraries' versions)", { "\($0.record.settings)" }),
         ]
         for (what, value) in agreements {
             let groups = Dictionary(grouping: parts, by: value)

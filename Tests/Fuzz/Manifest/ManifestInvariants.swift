@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(CardBakeManifest)
+import CardBakeManifest  // in the unit tests; the fuzzer compiles the manifest's sources into its own module
+#endif
 
 // What must hold of whatever `ManifestReader` makes of a manifest's files, however damaged: shared
 // by the fuzzer (Tests/Stress/fuzz-manifest) and the unit tests, which run it over the seed corpus.
@@ -13,7 +16,7 @@ enum ManifestInvariants {
         for part in parts.dropFirst() {
             pages[ManifestPaging.file(for: PortableSHA256.hash(part))] = Data(part)
         }
-        return (Data(parts.first ?? []), pages)
+        return (parts.first.map { Data($0) } ?? Data(), pages)
     }
 
     /// Reads `input` every way an app and a build do and checks the answers agree; returns the
@@ -46,8 +49,9 @@ enum ManifestInvariants {
                 written[ManifestPaging.file(for: digest)] = bytes
                 return digest
             }
+            let pagesWritten = written
             let again = try CardManifest(reading: ManifestReader(root: rewritten, source: "rewritten", digest: PortableSHA256.hash) {
-                guard let page = written[$0] else { throw CocoaError(.fileNoSuchFile) }
+                guard let page = pagesWritten[$0] else { throw CocoaError(.fileNoSuchFile) }
                 return page
             })
             require(again == whole, "a manifest written again does not read back the same")
