@@ -101,6 +101,20 @@ public struct DiskArtifactStore: ArtifactStoring {
         return true
     }
 
+    /// The blob's file in `cas/`, hashed again unless this process hashed it and its status (size,
+    /// times, inode) has not changed since. A blob's file may be hard-linked into an output folder,
+    /// where an image optimiser can rewrite it in place: that changes its change time, so it is
+    /// hashed, found damaged and removed.
+    public func blobFile(_ digest: ContentDigest) -> String? {
+        let path = blobURL(for: digest).fileSystemPath
+        guard let file = try? ReadableFile(path: path), let status = try? file.status() else { return nil }
+        guard verified.take(digest, as: status) || (try? ContentDigest.sha256(of: file)) == digest else {
+            discard(path)
+            return nil
+        }
+        return path
+    }
+
     @discardableResult
     public func storeBlob(_ data: Data) throws -> ContentDigest {
         let digest = ContentDigest.sha256(data)

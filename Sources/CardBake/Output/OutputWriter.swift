@@ -83,12 +83,15 @@ struct OutputWriter: Sendable {
 
     private var backup: OutputBackup { OutputBackup(directory: folder.directory) }
 
-    /// Puts the blob's bytes at `file` unless they are there already, keeping the bytes it replaces.
+    /// Puts the blob's bytes at `file` unless they are there already, keeping the bytes it replaces:
+    /// a hard link to the store's file where there is one (checked intact first, as every time it is
+    /// linked), so the bitmap is on disk once; else its bytes.
     private func materialize(_ blob: ContentDigest, as file: String) async throws {
-        try await folder.place(blob, as: file, journal: journal, keeping: backup) {
+        try await folder.place(blob, as: file, journal: journal, keeping: backup, source: {
+            if let stored = await records.store.blobFile(blob) { return .file(stored) }
             guard let data = await records.store.blob(blob) else { throw OutputError.missingBlob(file: file) }
-            return data
-        }
+            return .bytes(data)
+        })
     }
 
     /// Puts the file at `source`, whose bytes have `digest`, at `file` (relative to the folder) unless
