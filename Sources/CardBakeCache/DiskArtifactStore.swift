@@ -175,13 +175,13 @@ public struct DiskArtifactStore: ArtifactStoring {
 }
 
 /// Blobs this process hashed intact, with their files' status then: a blob found intact while
-/// looking up, or just stored, is read back once while writing without hashing it a second time,
-/// unless its file changed. An entry goes when it is used; a blob that is never read back (an output
-/// placed as a hard link) goes when ``capacity`` newer ones have been noted, so the table stays the
-/// same size however many cards a build has. A blob read after its entry went is hashed again.
+/// looking up, or just stored, is read back or linked once while writing without hashing it a second
+/// time, unless its file changed. An entry goes when it is used; a blob that is never used again (its
+/// output already in place) goes when ``capacity`` newer ones have been noted, so the table stays the
+/// same size however many cards a build has. A blob used after its entry went is hashed again.
 private final class VerifiedBlobs: Sendable {
     /// More than the blobs a build looks up at a time (a bitmap per scale of each card in its
-    /// planning window of 512) before their outputs are written, which reads each back.
+    /// planning window of 512) before their outputs are written, which links or reads each.
     static let capacity = 4096
 
     private struct Table {
