@@ -27,6 +27,13 @@ public protocol ArtifactStoring: Sendable {
     /// false. A tier may fetch the blob to answer, so that the later read is local.
     func containsBlob(_ digest: ContentDigest) async -> Bool
 
+    /// The path of a file on this machine that holds the blob whose SHA-256 is `digest`, found intact
+    /// now (hashed, or unchanged since this process hashed it), for a caller that links or copies it
+    /// rather than reading it; nil when the store keeps no such file or it is absent or damaged (a
+    /// damaged one is removed). Someone else may hold a hard link to the file: check it again before
+    /// each use.
+    func blobFile(_ digest: ContentDigest) async -> String?
+
     /// Stores `data` under its SHA-256 and returns that digest; storing an existing blob again is cheap.
     @discardableResult
     func storeBlob(_ data: Data) async throws -> ContentDigest
@@ -37,6 +44,9 @@ public protocol ArtifactStoring: Sendable {
 }
 
 extension ArtifactStoring {
+    /// None: the store keeps no files of its own (in memory).
+    public func blobFile(_ digest: ContentDigest) async -> String? { nil }
+
     public func storeBlob(_ data: Data, hashedAs digest: ContentDigest) async throws {
         try await storeBlob(data)
     }

@@ -101,6 +101,20 @@ public struct DiskArtifactStore: ArtifactStoring {
         return true
     }
 
+    /// The blob's file in `cas/`, hashed again unless this process hashed it and its status (size,
+    /// times, inode) has not changed since. A blob's file may be hard-linked into an output folder,
+    /// where an image optimiser can rewrite it in place: that changes its change time, so it is
+    /// hashed, found damaged and removed.
+    public func blobFile(_ digest: ContentDigest) -> String? {
+        let path = blobURL(for: digest).fileSystemPath
+        guard let file = try? ReadableFile(path: path), let status = try? file.status() else { return nil }
+        guard verified.take(digest, as: status) || (try? ContentDigest.sha256(of: file)) == digest else {
+            discard(path)
+            return nil
+        }
+        return path
+    }
+
     @discardableResult
     public func storeBlob(_ data: Data) throws -> ContentDigest {
         let digest = ContentDigest.sha256(data)
@@ -161,13 +175,13 @@ public struct DiskArtifactStore: ArtifactStoring {
 }
 
 /// Blobs this process hashed intact, with their files' status then: a blob found intact while
-/// looking up, or just stored, is read back once while writing without hashing it a second time,
-/// unless its file changed. An entry goes when it is used; a blob that is never read back (an output
-/// placed as a hard link) goes when ``capacity`` newer ones have been noted, so the table stays the
-/// same size however many cards a build has. A blob read after its entry went is hashed again.
+/// looking up, or just stored, is read back or linked once while writing without hashing it a second
+/// time, unless its file changed. An entry goes when it is used; a blob that is never used again (its
+/// output already in place) goes when ``capacity`` newer ones have been noted, so the table stays the
+/// same size however many cards a build has. A blob used after its entry went is hashed again.
 private final class VerifiedBlobs: Sendable {
     /// More than the blobs a build looks up at a time (a bitmap per scale of each card in its
-    /// planning window of 512) before their outputs are written, which reads each back.
+    /// planning window of 512) before their outputs are written, which links or reads each.
     static let capacity = 4096
 
     private struct Table {

@@ -109,6 +109,12 @@ package final class IndexedArtifactStore: ArtifactStoring {
         return found
     }
 
+    package func blobFile(_ digest: ContentDigest) async -> String? {
+        let file = await base.blobFile(digest)
+        use.withLock { $0.blobLookedUp(digest, found: file != nil) }
+        return file
+    }
+
     @discardableResult
     package func storeBlob(_ data: Data) async throws -> ContentDigest {
         let digest = try await base.storeBlob(data)

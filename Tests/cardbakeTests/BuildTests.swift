@@ -137,15 +137,16 @@ struct BuildTests {
         }
     }
 
-    @Test("A build puts back deleted or damaged output files from the cache, without rendering")
+    @Test("A build puts back deleted or replaced output files from the cache, without rendering")
     func repairsOutput() throws {
         try Sandbox.with { sandbox in
-            // Given a build, then one card file deleted and another overwritten
+            // Given a build, then one card file deleted and another replaced by a new file (one
+            // rewritten in place takes its cache blob with it: SharedBitmapTests)
             try sandbox.writeCatalog(threeCards)
             try #require(try sandbox.run(["build", "catalog.json", "--output", "OUT"]).status == 0)
             let original = try threeCards.map { try sandbox.data("OUT/cards/\($0.id)@1x.jpg") }
             try sandbox.remove("OUT/cards/zeta-coffee@1x.jpg")
-            try sandbox.write("junk", to: "OUT/cards/mid-cat@1x.jpg")
+            try Data("junk".utf8).write(to: sandbox.url("OUT/cards/mid-cat@1x.jpg"), options: .atomic)
 
             // When
             let result = try sandbox.run(["build", "catalog.json", "--output", "OUT"])

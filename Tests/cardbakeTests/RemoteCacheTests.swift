@@ -122,6 +122,44 @@ struct RemoteCacheTests {
         }
     }
 
+    @Test("A bitmap rewritten in place in the output, and so its cache blob, is never uploaded; the server's copy repairs it")
+    func editedInPlaceNeverUploaded() throws {
+        try Self.withSandbox { sandbox, folder in
+            try NginxServer.with(in: folder) { server in
+                // Given a build without the server, whose output bitmaps are hard links to the cache's
+                // blobs, then one rewritten in place (the blob with it), mtime put back
+                try #require(try Self.first.build(in: sandbox, server: nil).status == 0)
+                let file = "\(Self.first.output)/cards/\(Self.cards[0].id)@1x.jpg"
+                let original = try sandbox.data(file)
+                try DiskUse.rewriteInPlace(sandbox.url(file), with: Data(original.map { $0 ^ 0x5a }))
+
+                // When built with the server
+                let run = try Self.first.build(in: sandbox, server: server.url)
+
+                // Then that card is rendered again and uploaded; the server holds no blob that does not
+                // hash to its name
+                try Self.expectWhole(run, Self.first, in: sandbox)
+                #expect(try Self.first.report(in: sandbox).count(.rendered) == 1, run.comment)
+                #expect(try sandbox.data(file) == original)
+                let blobs = server.objects().filter { $0.hasPrefix("cas/") }
+                #expect(blobs.contains("cas/\(ContentDigest.sha256(original))"))
+                for blob in blobs {
+                    let bytes = try Data(contentsOf: server.data.appendingPathComponent(blob))
+                    #expect("cas/\(ContentDigest.sha256(bytes))" == blob, "the server received \(blob) damaged")
+                }
+
+                // and when rewritten in place again, the next build takes the server's verified copy
+                try DiskUse.rewriteInPlace(sandbox.url(file), with: Data(original.prefix(100)))
+                let repaired = try Self.first.build(in: sandbox, server: server.url)
+                try Self.expectWhole(repaired, Self.first, in: sandbox)
+                let report = try Self.first.report(in: sandbox)
+                #expect(report.count(.rendered) == 0, repaired.comment)
+                #expect(report.remoteCache?.hits == 1 && report.remoteCache?.uploads == 0, repaired.comment)
+                #expect(try sandbox.data(file) == original)
+            }
+        }
+    }
+
     @Test("Read-only mode fetches but writes nothing to the server")
     func readOnly() throws {
         try Self.withSandbox { sandbox, folder in

@@ -71,17 +71,13 @@ struct OutputFolder: Sendable {
         (try? statCache.digest(ofFileAtPath: path(of: file))) == digest
     }
 
-    /// Puts the bytes with `digest` at `file` unless they are there already, writing atomically and
-    /// noting the change in `journal` first; `data` is asked for only when the file must be written.
-    func place(_ digest: ContentDigest, as file: String, journal: WriteJournal, keeping backup: OutputBackup? = nil,
-               data: () async throws -> Data) async throws {
-        guard !holds(digest, as: file) else { return }
-        let bytes = try await data()
-        try journal.begin()
-        try backup?.keep(file)
-        try AtomicFileWriter.write(bytes, to: URL(fileURLWithPath: path(of: file)))
-        PageCacheBudget.bitmaps.cached(path(of: file), bytes: bytes.count)
-        try statCache.record(digest, forFileAtPath: path(of: file))
+    /// Where the bytes of a file to place come from.
+    enum Source {
+        /// A file (an absolute path) holding them, found intact just now: hard-linked where the file
+        /// system allows, so no bytes are copied, else copied.
+        case file(String)
+        /// The bytes themselves, written.
+        case bytes(Data)
     }
 
     /// Puts `bytes`, whose digest is `digest`, at `file` unless the file there has them already,
@@ -93,23 +89,47 @@ struct OutputFolder: Sendable {
         try statCache.record(digest, forFileAtPath: path(of: file))
     }
 
-    /// Puts the file at `source` (an absolute path), whose bytes have `digest`, at `file` unless it is
-    /// there already: as a hard link where the file system allows, so no bytes are copied, else as a
-    /// copy; atomically either way, noting the change in `journal` first. `source` is asked for only
-    /// when the file must be placed. Returns whether it linked, which changes the source's ctime.
+    /// Puts the bytes with `digest` at `file` unless they are there already (as the stat cache sees
+    /// it), atomically, noting the change in `journal` first and keeping the file it replaces in
+    /// `backup`. `source` is asked for only when the file must be placed. Returns whether it linked,
+    /// which changes the source's ctime.
+    @discardableResult
+    func place(_ digest: ContentDigest, as file: String, journal: WriteJournal, keeping backup: OutputBackup? = nil,
+               source: () async throws -> Source) async throws -> Bool {
+        guard !holds(digest, as: file) else { return false }
+        let source = try await source()
+        try journal.begin()
+        try backup?.keep(file)
+        let destination = path(of: file)
+        let bytes: Data
+        switch source {
+        case .file(let path):
+            if try AtomicFileWriter.link(URL(fileURLWithPath: path), to: URL(fileURLWithPath: destination)) {
+                try statCache.record(digest, forFileAtPath: destination)
+                return true
+            }
+            bytes = try ReadableFile(path: path).readToEnd()
+        case .bytes(let data):
+            bytes = data
+        }
+        try AtomicFileWriter.write(bytes, to: URL(fileURLWithPath: destination))
+        PageCacheBudget.bitmaps.cached(destination, bytes: bytes.count)
+        try statCache.record(digest, forFileAtPath: destination)
+        return false
+    }
+
+    /// ``place(_:as:journal:keeping:source:)`` of `data`, asked for only when the file must be written.
+    func place(_ digest: ContentDigest, as file: String, journal: WriteJournal, keeping backup: OutputBackup? = nil,
+               data: () async throws -> Data) async throws {
+        try await place(digest, as: file, journal: journal, keeping: backup) { .bytes(try await data()) }
+    }
+
+    /// ``place(_:as:journal:keeping:source:)`` of the file at `source` (an absolute path), asked for
+    /// only when the file must be placed.
     @discardableResult
     func place(_ digest: ContentDigest, as file: String, from source: @autoclosure () throws -> String,
                journal: WriteJournal, keeping backup: OutputBackup? = nil) async throws -> Bool {
-        guard !holds(digest, as: file) else { return false }
-        let source = try source()
-        try journal.begin()
-        try backup?.keep(file)
-        guard try AtomicFileWriter.link(URL(fileURLWithPath: source), to: URL(fileURLWithPath: path(of: file))) else {
-            try await place(digest, as: file, journal: journal, keeping: backup) { try ReadableFile(path: source).readToEnd() }
-            return false
-        }
-        try statCache.record(digest, forFileAtPath: path(of: file))
-        return true
+        try await place(digest, as: file, journal: journal, keeping: backup) { .file(try source()) }
     }
 
     /// Removes `files` (paths relative to `directory`) that are plain names inside `cards/` or

@@ -5,9 +5,10 @@ import CardBakeManifest
 import Foundation
 import Synchronization
 
-/// The write stage: brings the output folder in line with a finished build. Copies each card's
-/// bitmaps out of the content-addressed store (skipping files already up to date), removes files
-/// of cards that left the catalog, and replaces the manifest atomically.
+/// The write stage: brings the output folder in line with a finished build. Links each card's
+/// bitmaps out of the content-addressed store, each checked first (copied where links fail; files
+/// already up to date are skipped), removes files of cards that left the catalog, and writes the
+/// manifest's changed pages, then its root atomically.
 struct OutputWriter: Sendable {
     let folder: OutputFolder
     let records: RecordCache
@@ -113,12 +114,15 @@ struct OutputWriter: Sendable {
 
     private var backup: OutputBackup { OutputBackup(directory: folder.directory) }
 
-    /// Puts the blob's bytes at `file` unless they are there already, keeping the bytes it replaces.
+    /// Puts the blob's bytes at `file` unless they are there already, keeping the bytes it replaces:
+    /// a hard link to the store's file where there is one (checked intact first, as every time it is
+    /// linked), so the bitmap is on disk once; else its bytes.
     private func materialize(_ blob: ContentDigest, as file: String) async throws {
-        try await folder.place(blob, as: file, journal: journal, keeping: backup) {
+        try await folder.place(blob, as: file, journal: journal, keeping: backup, source: {
+            if let stored = await records.store.blobFile(blob) { return .file(stored) }
             guard let data = await records.store.blob(blob) else { throw OutputError.missingBlob(file: file) }
-            return data
-        }
+            return .bytes(data)
+        })
     }
 
     /// Puts the file at `source`, whose bytes have `digest`, at `file` (relative to the folder) unless

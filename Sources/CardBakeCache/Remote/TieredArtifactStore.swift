@@ -63,6 +63,13 @@ package final class TieredArtifactStore: ArtifactStoring {
         return await fetchBlob(digest) != nil
     }
 
+    /// The local store's file, fetched from the server (and verified) first when the local store lacks it.
+    package func blobFile(_ digest: ContentDigest) async -> String? {
+        if let file = await local.blobFile(digest) { return file }
+        guard await fetchBlob(digest) != nil else { return nil }
+        return await local.blobFile(digest)
+    }
+
     @discardableResult
     package func storeBlob(_ data: Data) async throws -> ContentDigest {
         let digest = try await local.storeBlob(data)

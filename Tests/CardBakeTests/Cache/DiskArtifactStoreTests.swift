@@ -71,6 +71,46 @@ struct DiskArtifactStoreTests {
         }
     }
 
+    @Test("blobFile gives the path of an intact blob's file, and nil for a blob the store lacks")
+    func blobFile() throws {
+        try withStore { store in
+            let data = Data(repeating: 3, count: 2048)
+            let digest = try store.storeBlob(data)
+            let path = try #require(store.blobFile(digest))
+            #expect(path == store.blobURL(for: digest).path)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == data)
+            // Asked again, with nothing noted, it is hashed again and still found intact.
+            #expect(store.blobFile(digest) == path)
+            #expect(store.blobFile(ContentDigest.sha256(Data("absent".utf8))) == nil)
+        }
+    }
+
+    @Test("A blob rewritten in place through a hard link, mtime put back, is hashed again: a miss, and removed",
+          arguments: [false, true])
+    func blobFileRewrittenThroughLink(sameSize: Bool) throws {
+        try withStore { store in
+            // Given a blob found intact (so its status is noted), hard-linked elsewhere, and rewritten
+            // in place through that link with its modification time put back
+            let data = Data(repeating: 9, count: 4096)
+            let digest = try store.storeBlob(data)
+            #expect(store.containsBlob(digest))
+            let blobPath = store.blobURL(for: digest).path
+            let linked = store.root.deletingLastPathComponent().appendingPathComponent("linked.jpg")
+            #expect(link(blobPath, linked.path) == 0)
+            var before = stat()
+            #expect(stat(blobPath, &before) == 0)
+            let handle = try FileHandle(forWritingTo: linked)
+            try handle.truncate(atOffset: 0)
+            try handle.write(contentsOf: Data(repeating: 8, count: sameSize ? 4096 : 100))
+            try handle.close()
+            try setModificationTime(of: linked, to: Int64(before.st_mtim.tv_sec) * 1_000_000_000 + Int64(before.st_mtim.tv_nsec))
+
+            // When / Then
+            #expect(store.blobFile(digest) == nil)
+            #expect(!FileManager.default.fileExists(atPath: blobPath))
+        }
+    }
+
     @Test("A flipped byte in an action result, record or checksum, is a miss, and the entry is removed",
           arguments: [0, 9, 10, 41])
     func damagedActionResult(offset: Int) throws {

@@ -47,6 +47,28 @@ struct TieredArtifactStoreTests {
         #expect(second.warnings.all.isEmpty)
     }
 
+    @Test("blobFile gives the local file, fetching a blob the local store lacks and refusing a forged one")
+    func blobFile() async throws {
+        try await withTemporaryDirectory { folder in
+            let remote = InMemoryRemote()
+            let digest = ContentDigest.sha256(Self.bitmap)
+            let local = try DiskArtifactStore(root: folder)
+            let store = TieredArtifactStore(local: local, remote: RemoteCache(server: remote, mode: .readwrite), warn: { _ in })
+            #expect(await store.blobFile(digest) == nil)
+
+            var forged = Self.bitmap
+            forged[100] ^= 1
+            remote.replace("cas/\(digest)", with: forged)
+            #expect(await store.blobFile(digest) == nil)
+            #expect(await local.blobFile(digest) == nil, "a forged blob was kept")
+
+            remote.replace("cas/\(digest)", with: Self.bitmap)
+            let path = try #require(await store.blobFile(digest))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Self.bitmap)
+            _ = await store.finish(within: .seconds(30))
+        }
+    }
+
     @Test("A blob whose bytes do not hash to its name is refused with a warning, and not kept")
     func forgedBlob() async throws {
         let remote = InMemoryRemote()
