@@ -89,6 +89,14 @@ class Change:
     changed: dict
     own_bitmaps: int  # bytes of the changed files that are the edited card's bitmaps
     report_bytes: int
+    card_id: str
+    output: Path
+
+    @property
+    def output_bitmaps_written(self):
+        """How many of the card's files in the output folder the build wrote."""
+        return sum(1 for path in self.changed if path.parent == self.output / "cards"
+                   and path.name.startswith(f"{self.card_id}@"))
 
     @property
     def changed_bytes(self):
@@ -191,7 +199,7 @@ class Workspace:
         report = json.loads(self.report.read_text())["cards"]
         seconds = sum(card["seconds"] for card in report if card["id"] == card_id)
         return Change(name, usage, rendered, seconds, changed, self.own_bitmap_bytes(card_id, changed),
-                      self.report.stat().st_size)
+                      self.report.stat().st_size, card_id, self.output)
 
     def own_bitmap_bytes(self, card_id, changed):
         """Bytes of the changed files that hold the card's bitmaps: its files in the output folder and
@@ -350,7 +358,7 @@ def section(cards, runs, noop, first_noop, check, changes, output_disk, cache_di
         change_rows.append([change.name, str(change.rendered), f"{change.card_seconds:.3f}",
                             f"{change.usage.io['write_bytes']:,}", f"{change.usage.io['cancelled_write_bytes']:,}",
                             f"{change.usage.io['wchar']:,}",
-                            f"{change.own_bitmaps:,}", f"{change.report_bytes:,}",
+                            f"{change.output_bitmaps_written}", f"{change.own_bitmaps:,}", f"{change.report_bytes:,}",
                             f"{change.changed_bytes:,} in {len(change.changed)}", listed
                             + (f", and {len(largest) - 8} more" if len(largest) > 8 else "")])
     return "\n".join([
@@ -375,10 +383,11 @@ def section(cards, runs, noop, first_noop, check, changes, output_disk, cache_di
         "included; cancelled_write_bytes those of files removed or truncated before they reached the disk, "
         "which write_bytes still counts); the card's "
         "bitmaps and the report as they are on disk; the files of the output and cache folders whose "
-        "inode, size or mtime changed, the largest first.",
+        "inode, size or mtime changed, the largest first. A card's output file is written only when its "
+        "bytes change: at 48 points the title is drawn as an ellipsis, so an edited title may leave them as they were.",
         "",
         table(["change", "rendered", "card's render s", "write_bytes", "cancelled_write_bytes", "wchar",
-               "card's bitmaps B", "report B",
+               "card's output files written", "card's bitmaps B", "report B",
                "changed files B", "largest changed files"], change_rows),
     ])
 
