@@ -94,9 +94,9 @@ class Change:
 
     @property
     def output_bitmaps_written(self):
-        """How many of the card's files in the output folder the build wrote."""
-        return sum(1 for path in self.changed if path.parent == self.output / "cards"
-                   and path.name.startswith(f"{self.card_id}@"))
+        """How many of the card's files in the output folder the build wrote (not those it removed)."""
+        return sum(1 for path, size in self.changed.items() if size is not None
+                   and path.parent == self.output / "cards" and path.name.startswith(f"{self.card_id}@"))
 
     @property
     def changed_bytes(self):
