@@ -61,15 +61,26 @@ def snapshot(*folders):
     return states
 
 
-def disk_use(*folders):
-    """Bytes the files under `folders` take on disk, each inode counted once (hard links share one)."""
+def disk_use(*paths):
+    """Bytes the files and folders at and under `paths` take on disk, each inode counted once (hard
+    links share one)."""
     seen = {}
-    for folder in folders:
-        for directory, subfolders, names in os.walk(folder):
-            for name in names + subfolders:
-                info = (Path(directory) / name).lstat()
-                seen[(info.st_dev, info.st_ino)] = info.st_blocks * 512
+    for path in paths:
+        entries = [path] + [Path(directory) / name for directory, subfolders, names in os.walk(path)
+                            for name in names + subfolders]
+        for entry in entries:
+            info = entry.lstat()
+            seen[(info.st_dev, info.st_ino)] = info.st_blocks * 512
     return sum(seen.values())
+
+
+def cache_entries(cache):
+    """Each top-level file or folder of the cache with its files, their bytes and its disk use, the largest first."""
+    rows = []
+    for entry in cache.iterdir():
+        states = snapshot(entry) if entry.is_dir() else {entry: FileState(0, entry.stat().st_size, 0)}
+        rows.append((entry.name, len(states), sum(state.size for state in states.values()), disk_use(entry)))
+    return sorted(rows, key=lambda row: -row[3])
 
 
 def folder_bytes(folder):
@@ -274,6 +285,7 @@ def measure(binary, cards):
                workspace.change("one removed card", remove_card, 0, removed)]
 
     output_disk, cache_disk = disk_use(workspace.output), disk_use(workspace.cache)
+    entries = cache_entries(workspace.cache)
     both_disk = disk_use(workspace.output, workspace.cache)
     root_bytes = (workspace.output / "manifest.json").stat().st_size
     pages_bytes, pages = folder_bytes(workspace.output / "manifest")
@@ -287,7 +299,7 @@ def measure(binary, cards):
             ("no-op build, the first", first_noop), (f"no-op build, median of {RUNS}", noop),
             (f"`cardbake check`, median of {RUNS}", check),
             *((f"build after {change.name}", change.usage) for change in changes)]
-    return section(cards, runs, noop, first_noop, check, changes, output_disk, cache_disk, both_disk,
+    return section(cards, runs, noop, first_noop, check, changes, output_disk, cache_disk, both_disk, entries,
                    root_bytes, pages_bytes, pages, index_bytes, opened, open_problem, painted)
 
 
@@ -300,7 +312,7 @@ def mib(value):
     return f"{value / MiB:.2f} MiB"
 
 
-def section(cards, runs, noop, first_noop, check, changes, output_disk, cache_disk, both_disk, root_bytes,
+def section(cards, runs, noop, first_noop, check, changes, output_disk, cache_disk, both_disk, entries, root_bytes,
             pages_bytes, pages, index_bytes, opened, open_problem, painted):
     edit = changes[0]
     largest_rss = max(runs, key=lambda named: named[1].rss_mb)
@@ -337,7 +349,9 @@ def section(cards, runs, noop, first_noop, check, changes, output_disk, cache_di
         ["manifest pages (`manifest/`)", f"{mib(pages_bytes)} in {pages:,} files" if pages else "none"],
         ["index.html", f"{index_bytes / 1024:.1f} KiB" if index_bytes is not None else "none"],
         ["output folder on disk", mib(output_disk)],
-        ["cache folder on disk (inodes shared with the output counted here too)", mib(cache_disk)],
+        ["cache folder on disk (inodes shared with the output counted here too)", mib(cache_disk) + ": "
+         + ", ".join(f"`{name}` {files:,} file(s), {mib(size)} of bytes, {mib(disk)} on disk"
+                     for name, files, size, disk in entries)],
     ]
     if opened:
         for name, what in (("card_in_middle", "app: one card by position in the middle"),
