@@ -394,8 +394,8 @@ def section(cards, runs, noop, first_noop, check, changes, output_disk, cache_di
         "",
         "What each change wrote: `write_bytes`, `cancelled_write_bytes` and `wchar` from the process's "
         "/proc/<pid>/io as it ended (write_bytes counts the pages it dirtied, the report the bench asks for "
-        "included; cancelled_write_bytes those of files removed or truncated before they reached the disk, "
-        "which write_bytes still counts); the card's "
+        "included; cancelled_write_bytes the pages of files it removed or replaced before they reached the disk, "
+        "whoever wrote them, such as the previous build's manifest); the card's "
         "bitmaps and the report as they are on disk; the files of the output and cache folders whose "
         "inode, size or mtime changed, the largest first. A card's output file is written only when its "
         "bytes change: at 48 points the title is drawn as an ellipsis, so an edited title may leave them as they were.",
