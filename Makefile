@@ -29,7 +29,7 @@ RELEASE_FLAGS := -c release --product cardbake --static-swift-stdlib
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN   = $(shell $(SWIFT) build -c release --show-bin-path)/cardbake
 
-.PHONY: all deps test-deps build dist cards test test-manifest-alone bench bench-cold bench-scroll bench-device bench-profile stress clean
+.PHONY: all deps test-deps build dist cards test test-manifest-alone bench bench-cold bench-scroll bench-device bench-profile bench-scale stress clean
 
 all: cards
 
@@ -125,6 +125,11 @@ bench-device: build test-deps
 bench-profile: build
 	$(call apt_install,$(BENCH_APT_PACKAGES))
 	bench/run profile
+
+## bench-scale: 100,000 small cards end to end (bench/scale.py): 4 shards sharing a remote cache, merged; then
+## no-op, check, one edit, one added and one removed card, disk use, an app's open, the gallery's first paint
+bench-scale: build test-deps
+	bench/run scale
 
 ## stress: the long reliability runs (kill -9 loops, fuzzing); results go to docs/RELIABILITY.md
 stress: build test-deps

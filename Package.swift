@@ -90,6 +90,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What an app pays to open a manifest, through CardBakeKit alone (bench/scale.py runs it).
+        .executableTarget(name: "manifest-open", dependencies: ["CardBakeKit"], path: "bench/manifest-open"),
         // Loopback sockets for the tests of a remote cache that is down, shared by the two test targets below.
         .target(name: "LoopbackSockets", path: "Tests/LoopbackSockets"),
         .testTarget(name: "CardBakeManifestTests", dependencies: ["CardBakeManifest"]),

@@ -48,10 +48,12 @@ class BenchError(Exception):
 
 @dataclass
 class Usage:
-    """What one command cost: seconds of wall and CPU time, and peak RSS in MB."""
+    """What one command cost: seconds of wall and CPU time, and peak RSS in MB; for a single run,
+    its /proc/<pid>/io counters as it ended (`write_bytes`, `wchar`, …)."""
     wall: float
     cpu: float
     rss_mb: float
+    io: dict = None
 
 
 def progress(message):
@@ -72,13 +74,17 @@ def run(command, log_name, show_output=False):
         start = time.monotonic()
         process = subprocess.Popen([str(part) for part in command], cwd=REPO, stdout=sink,
                                    stderr=sink)
-        _, status, usage = os.wait4(process.pid, 0)
+        # Waited for without reaping, so that its /proc/<pid>/io can still be read.
+        os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT)
         wall = time.monotonic() - start
+        io = {name: int(value) for name, value in
+              (line.split(": ") for line in Path(f"/proc/{process.pid}/io").read_text().splitlines())}
+        _, status, usage = os.wait4(process.pid, 0)
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode != 0:
         tail = "".join(log_path.read_text().splitlines(keepends=True)[-20:])
         raise BenchError(f"{' '.join(map(str, command))} exited with {process.returncode}\n{tail}")
-    return Usage(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+    return Usage(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, io)
 
 
 def median(usages):

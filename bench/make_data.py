@@ -27,6 +27,8 @@ CATALOG_SIZES = (20, 48, 100, 200, 1000, 10000)
 CATALOG_STYLE = {"scales": [1, 2, 3], "format": "png"}
 # Small cards: the photographs reduced to SMALL_WIDTH pixels wide, SMALL_CARDS cards at 1x only.
 SMALL_WIDTH, SMALL_CARDS = 800, 600
+# The scale benchmark's cards (bench/scale.py): this many points wide, over this many distinct photographs.
+SCALE_CARD_WIDTH, SCALE_PHOTOS = 48, 300
 
 REPO = Path(__file__).resolve().parent.parent
 DEMO_CATALOG = REPO / "Input" / "catalog.json"
@@ -62,17 +64,15 @@ def crop_box(width, height, rng):
     return int(left), int(top), max(1, int(crop_width)), max(1, int(crop_height))
 
 
-def make_photo(source, seed):
-    """One 12-megapixel photograph from a demo image: crop, maybe flip, upscale, add noise."""
+def make_photo(source, seed, width=PHOTO_WIDTH, height=PHOTO_HEIGHT):
+    """One photograph (12 megapixels by default) from a demo image: crop, maybe flip, resize, add noise."""
     rng = random.Random(seed)
     image = source.crop(*crop_box(source.width, source.height, rng))
     if rng.random() < 0.5:
         image = image.fliphor()
-    image = image.resize(PHOTO_WIDTH / image.width, vscale=PHOTO_HEIGHT / image.height,
-                         kernel="lanczos3")
+    image = image.resize(width / image.width, vscale=height / image.height, kernel="lanczos3")
     red, green, blue = (
-        pyvips.Image.gaussnoise(PHOTO_WIDTH, PHOTO_HEIGHT, sigma=NOISE_SIGMA, mean=0,
-                                seed=seed * 3 + band)
+        pyvips.Image.gaussnoise(width, height, sigma=NOISE_SIGMA, mean=0, seed=seed * 3 + band)
         for band in range(3)
     )
     noise = red.bandjoin([green, blue])
@@ -90,15 +90,15 @@ def make_photos(demo_cards):
         print(f"bench: photo {index + 1}/{PHOTO_COUNT}", file=sys.stderr, flush=True)
 
 
-def catalog(size, demo_cards):
+def catalog(size, demo_cards, photo_count=PHOTO_COUNT):
     """A catalog of `size` cards over the photographs, each with a distinct id, title and text.
 
-    Card j shows photograph j mod PHOTO_COUNT and borrows the text of that photograph's demo
+    Card j shows photograph j mod `photo_count` and borrows the text of that photograph's demo
     card, numbered so that no two cards share a title or description.
     """
     cards = []
     for index in range(size):
-        photo = index % PHOTO_COUNT
+        photo = index % photo_count
         demo = demo_cards[photo % len(demo_cards)]
         cards.append({
             "id": f"card-{index:05d}",
@@ -122,6 +122,31 @@ def small_catalog():
             str(DATA / "small" / photo_name(index)), Q=JPEG_QUALITY, strip=True)
     document = catalog(SMALL_CARDS, json.loads(DEMO_CATALOG.read_text())["cards"])
     document["style"] = {**CATALOG_STYLE, "scales": [1]}
+    # Written last: its presence says the photographs are complete.
+    path.write_text(json.dumps(document, ensure_ascii=False, indent=1))
+    return path
+
+
+def scale_catalog(size):
+    """The path of the scale benchmark's catalog of `size` small cards (SCALE_CARD_WIDTH points wide,
+    1x, PNG) over SCALE_PHOTOS photographs of SMALL_WIDTH pixels made straight from the demo images,
+    made unless it is there. Needs none of the 12-megapixel photographs."""
+    folder = DATA / "scale"
+    path = folder / f"catalog-{size}.json"
+    if path.exists():
+        return path
+    demo_cards = json.loads(DEMO_CATALOG.read_text())["cards"]
+    if not (folder / photo_name(SCALE_PHOTOS - 1)).exists():
+        (folder / "images").mkdir(parents=True, exist_ok=True)
+        sources = {}
+        for index in range(SCALE_PHOTOS):
+            image = demo_cards[index % len(demo_cards)]["image"]
+            if image not in sources:
+                sources[image] = load_source(DEMO_CATALOG.parent / image).copy_memory()
+            make_photo(sources[image], seed=index, width=SMALL_WIDTH, height=SMALL_WIDTH * 3 // 4).jpegsave(
+                str(folder / photo_name(index)), Q=JPEG_QUALITY, strip=True)
+    document = catalog(size, demo_cards, SCALE_PHOTOS)
+    document["style"] = {**CATALOG_STYLE, "scales": [1], "cardWidth": SCALE_CARD_WIDTH}
     # Written last: its presence says the photographs are complete.
     path.write_text(json.dumps(document, ensure_ascii=False, indent=1))
     return path
