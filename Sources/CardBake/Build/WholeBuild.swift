@@ -19,8 +19,8 @@ import Foundation
 /// with the bytes it names.
 struct WholeBuild {
     let key: ContentDigest
-    /// The files made from the manifest (the gallery) that the build writes, relative to the output folder.
-    let derivedFiles: [String]
+    /// Whether the build writes the gallery, whose files are made from the manifest (``Gallery/files(in:)``).
+    let derivesGallery: Bool
 
     /// The key of building the catalog `outline` was made of, whose file's bytes have `catalogDigest`,
     /// as `request` asks, with the fonts installed now (``FontResolver/installedFonts()``); nil when the
@@ -35,7 +35,7 @@ struct WholeBuild {
         key.add("settings", request.settingsDigest)
         key.add("shard", request.shard?.description)
         key.add("gallery", request.writesGallery ? Gallery.templateDigest : nil)
-        derivedFiles = request.writesGallery ? Gallery.fileNames : []
+        derivesGallery = request.writesGallery
         // A card's text may fall back to any installed font (emoji, CJK): which ones only planning finds out.
         key.add("installedFonts", installedFonts)
         for request in outline.fontRequests {
@@ -53,7 +53,7 @@ struct WholeBuild {
     }
 
     /// The files of an output folder with the digests of their bytes, added in order: each card's
-    /// files in catalog order (its scales in its style's order), then the ``derivedFiles``.
+    /// files in catalog order (its scales in its style's order), then the gallery's (``Gallery/files(in:)``).
     struct OutputFiles {
         private var fingerprint = Fingerprint(domain: "whole-build-output-files")
         private(set) var count = 0
@@ -103,6 +103,7 @@ struct WholeBuild {
                 files.add(file, digest: digest)
             }
         }
+        let derivedFiles = derivesGallery ? Gallery.files(in: output.directory) : []
         for case let (file, digest?) in zip(derivedFiles, output.statCache.digests(ofFilesAtPaths: derivedFiles.map(output.path(of:)))) {
             files.add(file, digest: digest)
         }

@@ -59,7 +59,7 @@ final class EntrySpool: Sendable {
         try read(at: position) { place in (place.offset, place.text) }
     }
 
-    /// The entry's card as a line of the gallery page (``GalleryPage/figureLine(_:)``); empty for a
+    /// The entry's card as the gallery reads it (``GalleryCard/line``); empty for a
     /// spool that keeps none.
     func figure(at position: Int) throws -> Data {
         try read(at: position) { place in (place.offset + Int64(place.text), place.figure) }
