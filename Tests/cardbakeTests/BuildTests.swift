@@ -33,7 +33,10 @@ struct BuildTests {
 
             // and writes exactly the expected files
             let expectedFiles = threeCards.flatMap { card in [1, 2].map { "cards/\(card.id)@\($0)x.jpg" } }
-            #expect(sandbox.fileNames("OUT").filter { !$0.hasPrefix("manifest/") } == (["cards", "index-version.js", "index.html", "manifest", "manifest.json"] + expectedFiles).sorted())
+            #expect(sandbox.fileNames("OUT").filter { !$0.hasPrefix("gallery/") && !$0.hasPrefix("manifest/") }
+                    == (["cards", "gallery", "index-version.js", "index.html", "manifest", "manifest.json"] + expectedFiles).sorted())
+            // and the gallery's chunks of cards and of titles, and the manifest's pages, named by their digests
+            #expect(sandbox.fileNames("OUT").filter { $0.hasPrefix("gallery/") }.count == 2)
 
             // and the manifest describes them, in catalog order
             let manifest = try ManifestFile.read(from: sandbox.url("OUT/manifest.json"))
@@ -176,9 +179,9 @@ struct BuildTests {
             try #require(two.status == 0, two.comment)
             #expect(Summary.find(in: two)?.rendered == 4, two.comment)
             let files = sandbox.fileNames("one")
-            // cards/, manifest/, the manifest, the gallery's page and version, and the bitmaps; then the
-            // manifest's pages: the build page of its head, the build index and one ID page.
-            #expect(files.filter { !$0.hasPrefix("manifest/") }.count == 5 + 4 * 2)
+            // cards/, manifest/, the manifest, the gallery's page, version, folder and two chunks, and the
+            // bitmaps; then the manifest's pages: the build page of its head, the build index and one ID page.
+            #expect(files.filter { !$0.hasPrefix("manifest/") }.count == 8 + 4 * 2)
             #expect(files.filter { $0.hasPrefix("manifest/") }.count == 3)
             #expect(sandbox.fileNames("two") == files)
             for file in files where !(FileIdentity(of: sandbox.url("one/\(file)"))?.isDirectory ?? true) {

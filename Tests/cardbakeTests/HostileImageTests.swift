@@ -53,7 +53,10 @@ struct HostileImageTests {
             // the good cards are built, in catalog order, and Output holds nothing else: no partial, no temporary file
             let manifest = try ManifestFile.read(from: sandbox.url("OUT/manifest.json"))
             #expect(manifest.cards.map(\.id) == Self.goodCards.map(\.id))
-            #expect(sandbox.fileNames("OUT").filter { !$0.hasPrefix("manifest/") } == (["cards", "index-version.js", "index.html", "manifest", "manifest.json"] + Self.goodCards.map { "cards/\($0.id)@1x.jpg" }).sorted())
+            // (and the gallery's two chunk files and the manifest's pages, named by their digests)
+            #expect(sandbox.fileNames("OUT").filter { !$0.hasPrefix("gallery/") && !$0.hasPrefix("manifest/") }
+                    == (["cards", "gallery", "index-version.js", "index.html", "manifest", "manifest.json"] + Self.goodCards.map { "cards/\($0.id)@1x.jpg" }).sorted())
+            #expect(sandbox.fileNames("OUT").filter { $0.hasPrefix("gallery/") }.count == 2)
             for entry in manifest.cards {
                 let image = try #require(entry.images["1x"])
                 #expect(try sandbox.data("OUT/\(image.file)").count == image.bytes, "\(entry.id)")

@@ -1,7 +1,7 @@
 """The scroll benchmark: do prerendered cards scroll at 60 FPS where cards drawn at runtime do not?
 
 Builds the bench's 100-card catalog with cardbake, as PNG and in the default format (JPEG picked per
-image; its gallery is the prerendered page: one `<img>` per card) and writes the runtime page
+image; its gallery is the prerendered page: one `<img>` per card near the viewport) and writes the runtime page
 (runtime_page.py: the photo, a CSS blur and saturation, gradient and text drawn live per card).
 Each page is loaded in Debian's headless Chromium, driven over the DevTools protocol
 (Tests/Browser/chromium_pipe.py), at 390 x 844 CSS pixels and device scale factor 3 (a phone), and
@@ -109,10 +109,13 @@ new Promise((resolve) => {
     if (progress < 1) requestAnimationFrame(step);
     else setTimeout(() => {
       observer.disconnect();
-      const cardsShown = [...document.querySelectorAll(".card")].filter((card) => {
-        const top = card.getBoundingClientRect().top + scroller.scrollTop;
-        return top < distance + innerHeight && top + card.offsetHeight > 0;
-      }).length;
+      // The gallery holds only the cards near the viewport in the DOM, and counts from its layout.
+      const gallery = window.cardbakeGallery;
+      const cardsShown = gallery ? gallery.cardsMeeting(0, distance + innerHeight)
+        : [...document.querySelectorAll(".card")].filter((card) => {
+          const top = card.getBoundingClientRect().top + scroller.scrollTop;
+          return top < distance + innerHeight && top + card.offsetHeight > 0;
+        }).length;
       resolve({ frames, longTasks, distance, cardsShown });
     }, 200);
   };
@@ -120,11 +123,13 @@ new Promise((resolve) => {
 })
 """ % {"pixels": SCROLL_PIXELS, "milliseconds": SCROLL_SECONDS * 1000}
 
-# The first screen is ready: its images have loaded (and, in the gallery, faded in), and the fonts.
+# The first screen is ready: its cards are there, its images have loaded (and, in the gallery, whose
+# cards are figures, faded in), and the fonts.
 READY = """(() => {
   const onFirstScreen = (element) => element.getBoundingClientRect().top < innerHeight;
-  return document.fonts.status === "loaded" && [...document.images].filter(onFirstScreen).every((i) => i.complete)
-    && [...document.querySelectorAll(".card[data-src]")].filter(onFirstScreen).every((c) => c.classList.contains("shown"));
+  return document.fonts.status === "loaded" && [...document.querySelectorAll(".card")].some(onFirstScreen)
+    && [...document.images].filter(onFirstScreen).every((i) => i.complete)
+    && [...document.querySelectorAll("figure.card")].filter(onFirstScreen).every((c) => c.classList.contains("shown"));
 })()"""
 
 

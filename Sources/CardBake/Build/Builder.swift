@@ -206,7 +206,7 @@ public struct Builder: Sendable {
         let removed: [String]
         let manifest: ContentDigest
         /// The files made from the cards' entries, with their digests: the gallery's, then the
-        /// manifest's pages (``WholeBuild/derivedFiles(pages:)``'s order).
+        /// manifest's pages (``WholeBuild/derivedFiles(in:pages:)``'s order).
         let derived: [(file: String, digest: ContentDigest)]
     }
 

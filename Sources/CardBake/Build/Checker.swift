@@ -87,7 +87,7 @@ public struct Checker: Sendable {
         }
         findings += assetCatalogFindings(for: entries, statCache: statCache)
         if request.writesGallery, let inPlace {
-            findings += try Gallery(of: inPlace).differences(in: request.output)
+            findings += try Gallery(of: inPlace).differences(in: output)
         }
         return findings
     }

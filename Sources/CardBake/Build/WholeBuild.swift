@@ -19,8 +19,8 @@ import Foundation
 /// with the bytes it names.
 struct WholeBuild {
     let key: ContentDigest
-    /// The gallery's files, relative to the output folder, when the build writes one.
-    let galleryFiles: [String]
+    /// Whether the build writes the gallery, whose files are made from the manifest (``Gallery/files(in:)``).
+    let derivesGallery: Bool
 
     /// The key of building the catalog `outline` was made of, whose file's bytes have `catalogDigest`,
     /// as `request` asks, with the fonts installed now (``FontResolver/installedFonts()``); nil when the
@@ -35,7 +35,7 @@ struct WholeBuild {
         key.add("settings", request.settingsDigest)
         key.add("shard", request.shard?.description)
         key.add("gallery", request.writesGallery ? Gallery.templateDigest : nil)
-        galleryFiles = request.writesGallery ? Gallery.fileNames : []
+        derivesGallery = request.writesGallery
         // A card's text may fall back to any installed font (emoji, CJK): which ones only planning finds out.
         key.add("installedFonts", installedFonts)
         for request in outline.fontRequests {
@@ -53,7 +53,7 @@ struct WholeBuild {
     }
 
     /// The files of an output folder with the digests of their bytes, added in order: each card's
-    /// files in catalog order (its scales in its style's order), then the ``derivedFiles(pages:)``.
+    /// files in catalog order (its scales in its style's order), then the ``derivedFiles(in:pages:)``.
     struct OutputFiles {
         private var fingerprint = Fingerprint(domain: "whole-build-output-files")
         private(set) var count = 0
@@ -82,10 +82,11 @@ struct WholeBuild {
         return output.digest
     }
 
-    /// The files made from the cards' entries, in the order a build adds them after the cards' own:
-    /// the gallery's, then the manifest's `pages` sorted.
-    func derivedFiles(pages: Set<String>) -> [String] {
-        galleryFiles + pages.sorted()
+    /// The files made from the cards' entries in `output`, in the order a build adds them after the
+    /// cards' own: the gallery's (``Gallery/files(in:)``) when the build writes one, then the
+    /// manifest's `pages` sorted.
+    func derivedFiles(in output: OutputFolder, pages: Set<String>) -> [String] {
+        (derivesGallery ? Gallery.files(in: output.directory) : []) + pages.sorted()
     }
 
     /// Whether the output folder is as the build recorded under this key left it (`recorded`, the
@@ -96,7 +97,7 @@ struct WholeBuild {
         guard let manifestDigest = try? output.statCache.digest(ofFileAt: output.manifestURL),
               let pages = try? ManifestReader(contentsOf: output.manifestURL, digest: { ContentDigest.sha256($0) }).pageFiles()
         else { return false }
-        let derivedFiles = derivedFiles(pages: pages)
+        let derivedFiles = derivedFiles(in: output, pages: pages)
         // A few hundred cards per item: one stat-cache lock per item rather than per file.
         let batches = stride(from: 0, to: outline.cards.count, by: 256).map { start in
             outline.cards[start..<min(start + 256, outline.cards.count)]

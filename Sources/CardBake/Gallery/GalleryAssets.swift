@@ -1,11 +1,13 @@
 /// The preview gallery's inline style sheet and script.
 enum GalleryAssets {
-    /// A neutral page that follows the system's light or dark appearance, a centred summary, and
-    /// centred, wrapping rows of cards at their own size.
+    /// A neutral page that follows the system's light or dark appearance, a centred summary, a search
+    /// bar that stays at the top, and centred rows of cards at their own size, placed by the script.
     static let style = """
-        :root{color-scheme:light dark;--page:#ececee;--ink:#1d1d1f;--muted:#6e6e73;\
+        :root{color-scheme:light dark;--page:#ececee;--ink:#1d1d1f;--muted:#6e6e73;--empty:#dcdce0;\
+        --field:#fff;--line:rgb(0 0 0/.14);--accent:#0a6cff;\
         --shadow:0 1px 2px rgb(0 0 0/.10),0 10px 30px rgb(0 0 0/.12)}
-        @media (prefers-color-scheme:dark){:root{--page:#1c1c1e;--ink:#f5f5f7;--muted:#98989d;\
+        @media (prefers-color-scheme:dark){:root{--page:#1c1c1e;--ink:#f5f5f7;--muted:#98989d;--empty:#2c2c2e;\
+        --field:#2c2c2e;--line:rgb(255 255 255/.16);--accent:#3d8bff;\
         --shadow:0 1px 2px rgb(0 0 0/.4),0 10px 30px rgb(0 0 0/.35)}}
         *{box-sizing:border-box}
         body{margin:0;background:var(--page);color:var(--ink);\
@@ -15,27 +17,37 @@ enum GalleryAssets {
         h1{margin:0 0 2px;font-size:20px;font-weight:650;letter-spacing:-.01em}
         header p{margin:0;color:var(--muted)}
         header p span{display:inline-block;margin:0 7px}
-        main{max-width:1480px;margin:0 auto;padding:28px 32px 72px;display:flex;flex-wrap:wrap;\
-        justify-content:center;align-items:flex-start;gap:40px 32px}
-        .card{position:relative;flex:none;margin:0;overflow:hidden;background-size:cover;\
+        #search{position:sticky;top:0;z-index:1;display:flex;justify-content:center;align-items:center;gap:12px;\
+        margin:0;padding:12px 32px;background:var(--page)}
+        #search input{width:min(420px,60vw);padding:7px 12px;border:1px solid var(--line);border-radius:8px;\
+        background:var(--field);color:inherit;font:inherit}
+        #search output{flex:0 1 auto;max-width:40vw;overflow:hidden;color:var(--muted);text-overflow:ellipsis;\
+        white-space:nowrap}
+        main{position:relative;max-width:1480px;margin:0 auto;padding:16px 32px 72px;row-gap:40px;column-gap:32px}
+        .note{text-align:center;color:var(--muted)}
+        .card{position:absolute;margin:0;overflow:hidden;background-color:var(--empty);background-size:cover;\
         box-shadow:var(--shadow);outline:none}
+        .card.found{outline:4px solid var(--accent);outline-offset:4px}
         .card img{position:absolute;inset:0;display:block;width:100%;height:100%}
         .card img.bitmap.arriving{animation:arrive .35s ease-out}
         @keyframes arrive{from{opacity:0}}
         figcaption{position:absolute;inset:auto 0 0;padding:36px 14px 12px;color:#fff;\
         background:linear-gradient(rgb(0 0 0/0),rgb(0 0 0/.75));opacity:0;transform:translateY(8px);\
         transition:opacity .15s,transform .15s;pointer-events:none}
-        .card:hover figcaption,.card:focus-visible figcaption{opacity:1;transform:none}
+        .card:hover figcaption,.card:focus-visible figcaption,.card.found figcaption{opacity:1;transform:none}
         figcaption code{display:block;font:12px/1.4 ui-monospace,"SF Mono",Menlo,"DejaVu Sans Mono",monospace;\
         opacity:.8}
         figcaption span{display:block;font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
         """
 
-    /// Paints the ThumbHash of each card that has no data URL and loads its bitmap once the card is
-    /// within two screens of the viewport (the working range), shows the bitmap once it has decoded
-    /// (fading it in when the card is on screen), drops the bitmap again once the card is more than
-    /// six screens away, and reloads the page when `index-version.js` names another version.
-    /// `cardbakeGallery.decodeThumbHash` is exposed for tests.
+    /// Lays out every card from the sizes in the page; keeps in the DOM only the cards within two
+    /// screens of the viewport (the working range), each placed as soon as it comes near, filled in
+    /// from its chunk (placeholder colour and data URL, or its ThumbHash painted) and given its bitmap,
+    /// shown once decoded (faded in when the card is on screen); drops a card, its bitmap and then its
+    /// chunk once it is more than six screens away. The search box finds a card by id or title words
+    /// and jumps to it. Reloads the page when `index-version.js` names another version.
+    /// `cardbakeGallery.decodeThumbHash` is exposed for tests, `cardbakeGallery.cardsMeeting` for the
+    /// scroll benchmark, and the performance mark `cardbake-cards-painted` for the first-paint benchmark.
     static let script = #"""
         (() => {
           "use strict";
@@ -94,13 +106,78 @@ enum GalleryAssets {
             }
             return { width, height, rgba };
           };
-          window.cardbakeGallery = { decodeThumbHash };
+          const gallery = JSON.parse(document.getElementById("gallery-data").textContent);
+          const main = document.querySelector("main");
+          const count = gallery.count;
+
+          // Each card's size, from the runs of sizes (base64 VLQ: see GallerySizes).
+          const widths = new Float64Array(count), heights = new Float64Array(count);
+          {
+            const digits = new Int8Array(128);
+            [..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"].forEach((c, i) => digits[c.charCodeAt(0)] = i);
+            let at = 0;
+            const next = () => {
+              let value = 0, scale = 1, digit;
+              do {
+                digit = digits[gallery.runs.charCodeAt(at++)];
+                value += (digit & 31) * scale;
+                scale *= 32;
+              } while (digit & 32);
+              return value;
+            };
+            for (let card = 0; card < count;) {
+              const head = next(), [width, height] = gallery.sizes[Math.floor(head / 2)];
+              const run = head % 2 ? next() + 2 : 1;
+              widths.fill(width, card, card + run);
+              heights.fill(height, card, card + run);
+              card += run;
+            }
+          }
+
+          // The chunk files, each with the position of its first card.
+          const chunkList = (list) => {
+            let first = 0;
+            return list.map(([digest, cards]) => {
+              const chunk = { file: gallery.folder + digest + ".js", first, cards };
+              first += cards;
+              return chunk;
+            });
+          };
+          const cardChunks = chunkList(gallery.cards), titleChunks = chunkList(gallery.titles);
+          const chunkOf = (chunks, position) => {
+            let low = 0, high = chunks.length - 1;
+            while (low < high) {
+              const middle = (low + high + 1) >> 1;
+              if (chunks[middle].first <= position) low = middle; else high = middle - 1;
+            }
+            return chunks[low];
+          };
+
+          // A chunk is a script that calls cardbakeGallery.chunk with its records: a page opened from
+          // file:// may load scripts but not fetch files. Each file's records as a promise, kept while
+          // a card held needs them; a chunk that fails to load (a rebuild removed it) stays failed.
+          const loading = new Map(), delivered = new Map();
+          const load = (file) => {
+            if (!loading.has(file)) {
+              loading.set(file, new Promise((resolve, reject) => {
+                const script = document.createElement("script");
+                script.src = file;
+                delivered.set(script, resolve);
+                script.onload = script.onerror = () => {
+                  delivered.delete(script);
+                  script.remove();
+                  reject(new Error(`${file} holds no chunk`));
+                };
+                document.head.append(script);
+              }));
+            }
+            return loading.get(file);
+          };
+          const chunk = (records) => delivered.get(document.currentScript)?.(records);
 
           // The card's ThumbHash as its background, once per card.
-          const painted = new WeakSet();
           const paintThumbHash = (card) => {
-            if (!card.dataset.thumbhash || painted.has(card)) return;
-            painted.add(card);
+            if (!card.dataset.thumbhash) return;
             try {
               const bytes = Uint8Array.from(atob(card.dataset.thumbhash), (c) => c.charCodeAt(0));
               const { width, height, rgba } = decodeThumbHash(bytes);
@@ -122,7 +199,7 @@ enum GalleryAssets {
           const loadBitmap = (card) => {
             const image = new Image();
             image.className = "bitmap";
-            image.alt = card.dataset.title;
+            image.alt = card.dataset.title ?? "";
             image.decoding = "async";
             image.srcset = card.dataset.srcset;
             image.src = card.dataset.src;
@@ -144,71 +221,239 @@ enum GalleryAssets {
             }), settled(() => card.classList.add("failed")));
           };
 
-          // The <img> removed, so that the browser can let go of its decoded pixels; the placeholder stays.
-          const releaseBitmap = (card) => {
-            pending.delete(card);
-            card.querySelector("img.bitmap")?.remove();
-            card.classList.remove("shown", "failed");
+          // The first cards filled in: marked once the frame that shows them has been made.
+          let firstFilled = false;
+          const markFirstPaint = () => {
+            if (firstFilled) return;
+            firstFilled = true;
+            requestAnimationFrame(() => setTimeout(() => performance.mark("cardbake-cards-painted")));
           };
 
-          // The working range: a card whose box comes within two screens of the viewport is loaded,
-          // and released once it is more than six screens away; the gap keeps a card at the edge from
-          // being loaded and released as the page scrolls back and forth. The cards' boxes are measured
-          // when the layout changes, so that a scroll costs a binary search and a look at the cards
-          // held, where an IntersectionObserver would test every card of the page on every frame.
-          const LOAD_SCREENS = 2, RELEASE_SCREENS = 6;
-          const cards = [...document.querySelectorAll(".card")];
-          // In page coordinates. Cards wrap in rows, so tops never decrease along the page; reach[i]
-          // is the lowest bottom of cards 0 to i, which never decreases either.
-          const tops = new Float64Array(cards.length), bottoms = new Float64Array(cards.length);
-          const reach = new Float64Array(cards.length);
-          const held = new Set();
-          // A scroll before the first measure (a reload restoring its position) waits for it, rather
-          // than taking every card for one at the top.
-          let measured = false;
-          const measure = () => {
-            cards.forEach((card, i) => {
-              const { top, bottom } = card.getBoundingClientRect();
-              tops[i] = top + scrollY;
-              bottoms[i] = bottom + scrollY;
-              reach[i] = Math.max(bottoms[i], i ? reach[i - 1] : -Infinity);
-            });
-            measured = true;
+          // A card's record from its chunk: placeholder colour and data URL first (or its ThumbHash
+          // painted), then its bitmap.
+          const fill = (card, [id, color, dataURL, thumbhash, src, srcset]) => {
+            card.id = id;
+            card.querySelector("code").textContent = id;
+            card.style.backgroundColor = color;
+            if (dataURL) {
+              card.style.backgroundImage = `url("${dataURL}")`;
+            } else if (thumbhash) {
+              card.dataset.thumbhash = thumbhash;
+              paintThumbHash(card);
+            }
+            card.dataset.src = src;
+            card.dataset.srcset = srcset;
+            loadBitmap(card);
+            markFirstPaint();
+          };
+          const entitle = (card, title) => {
+            card.dataset.title = title;
+            card.querySelector("figcaption span").textContent = title;
+            const image = card.querySelector("img.bitmap") ?? pending.get(card);
+            if (image) image.alt = title;
+          };
+
+          // The layout: every card at its size in rows as wide as the page allows, each row centred,
+          // as a wrapping flex box would place them; computed from the sizes alone, so the page is as
+          // tall as all its cards from the start. Positions in main's content box, then in the page.
+          const xs = new Float64Array(count), ys = new Float64Array(count);
+          const tops = new Float64Array(count), bottoms = new Float64Array(count);
+          // reach[i] is the lowest bottom of cards 0 to i, which never decreases along the page.
+          const reach = new Float64Array(count);
+          let laidOut = null;
+          const layOut = () => {
+            const style = getComputedStyle(main);
+            const [left, top, right, bottom] = ["Left", "Top", "Right", "Bottom"].map((side) => parseFloat(style["padding" + side]));
+            const width = main.clientWidth - left - right, gapX = parseFloat(style.columnGap) || 0, gapY = parseFloat(style.rowGap) || 0;
+            if (laidOut?.width !== width) {
+              let rowStart = 0, rowWidth = 0, rowHeight = 0, y = 0;
+              const endRow = (end) => {
+                const shift = (width - rowWidth) / 2;
+                for (let i = rowStart; i < end; i++) {
+                  xs[i] += shift;
+                  ys[i] = y;
+                }
+                y += rowHeight + gapY;
+              };
+              for (let i = 0; i < count; i++) {
+                if (i > rowStart && rowWidth + gapX + widths[i] > width + 0.01) {
+                  endRow(i);
+                  [rowStart, rowWidth, rowHeight] = [i, 0, 0];
+                }
+                xs[i] = i > rowStart ? rowWidth + gapX : 0;
+                rowWidth = xs[i] + widths[i];
+                rowHeight = Math.max(rowHeight, heights[i]);
+              }
+              if (count) endRow(count);
+              main.style.height = `${top + Math.max(0, y - gapY) + bottom}px`;
+              for (const [i, card] of held) position(card, i);
+            }
+            const origin = main.getBoundingClientRect().top + scrollY + top;
+            if (laidOut?.width !== width || laidOut.origin !== origin) {
+              for (let i = 0; i < count; i++) {
+                tops[i] = origin + ys[i];
+                bottoms[i] = tops[i] + heights[i];
+                reach[i] = Math.max(bottoms[i], i ? reach[i - 1] : -Infinity);
+              }
+            }
+            laidOut = { width, origin, left, top };
+          };
+          const position = (card, i) => {
+            card.style.left = `${laidOut.left + xs[i]}px`;
+            card.style.top = `${laidOut.top + ys[i]}px`;
           };
           // The first card whose bottom, or an earlier card's, reaches below `y`.
           const firstReaching = (y) => {
-            let low = 0, high = cards.length;
+            let low = 0, high = count;
             while (low < high) {
               const middle = (low + high) >> 1;
               if (reach[middle] < y) low = middle + 1; else high = middle;
             }
             return low;
           };
+          // How many cards meet the band from `top` to `bottom`, in page coordinates.
+          const cardsMeeting = (top, bottom) => {
+            let meeting = 0;
+            for (let i = firstReaching(top); i < count && tops[i] < bottom; i++) {
+              if (bottoms[i] > top) meeting++;
+            }
+            return meeting;
+          };
+
+          // The cards in the DOM, by position, in the DOM in that order (for the keyboard's order).
+          const held = new Map();
+          const place = (i) => {
+            const card = document.createElement("figure");
+            card.className = "card";
+            card.tabIndex = 0;
+            card.style.width = `${widths[i]}px`;
+            card.style.height = `${heights[i]}px`;
+            card.innerHTML = "<figcaption><code></code><span></span></figcaption>";
+            position(card, i);
+            let next = null, nextPosition = Infinity;
+            for (const [j, other] of held) {
+              if (j > i && j < nextPosition) [next, nextPosition] = [other, j];
+            }
+            main.insertBefore(card, next);
+            held.set(i, card);
+            const cards = chunkOf(cardChunks, i), titles = chunkOf(titleChunks, i);
+            load(cards.file).then((records) => held.get(i) === card && fill(card, records[i - cards.first]),
+                                  () => card.classList.add("failed"));
+            load(titles.file).then((records) => held.get(i) === card && entitle(card, records[i - titles.first][1]),
+                                   () => {});
+          };
+          // The card out of the DOM, so that the browser can let go of its decoded pixels.
+          const release = (i) => {
+            const card = held.get(i);
+            held.delete(i);
+            pending.delete(card);
+            card.remove();
+          };
+
+          // The working range: a card whose box comes within two screens of the viewport is placed and
+          // loaded, and released once it is more than six screens away (unless it has the focus); the
+          // gap keeps a card at the edge from being loaded and released as the page scrolls back and
+          // forth. A scroll costs a binary search and a look at the cards held, whatever the catalog.
+          const LOAD_SCREENS = 2, RELEASE_SCREENS = 6;
           const update = () => {
-            if (!measured) return;
+            if (!laidOut) return;
             const top = scrollY, bottom = top + innerHeight;
             const keepFrom = top - RELEASE_SCREENS * innerHeight, keepTo = bottom + RELEASE_SCREENS * innerHeight;
-            for (const i of held) {
-              if (bottoms[i] < keepFrom || tops[i] > keepTo) {
-                held.delete(i);
-                releaseBitmap(cards[i]);
-              }
+            for (const [i, card] of held) {
+              if ((bottoms[i] < keepFrom || tops[i] > keepTo) && card !== document.activeElement) release(i);
             }
             const loadFrom = top - LOAD_SCREENS * innerHeight, loadTo = bottom + LOAD_SCREENS * innerHeight;
-            for (let i = firstReaching(loadFrom); i < cards.length && tops[i] <= loadTo; i++) {
-              if (held.has(i) || bottoms[i] < loadFrom) continue;
-              held.add(i);
-              paintThumbHash(cards[i]);
-              loadBitmap(cards[i]);
+            for (let i = firstReaching(loadFrom); i < count && tops[i] <= loadTo; i++) {
+              if (!held.has(i) && bottoms[i] >= loadFrom) place(i);
+            }
+            // Chunks no card held needs are let go (a search keeps its own copy of the titles).
+            const needed = new Set();
+            for (const i of held.keys()) {
+              needed.add(chunkOf(cardChunks, i).file);
+              needed.add(chunkOf(titleChunks, i).file);
+            }
+            for (const file of loading.keys()) {
+              if (!needed.has(file)) loading.delete(file);
             }
           };
+          window.cardbakeGallery = { decodeThumbHash, chunk, cardsMeeting };
+          layOut();
+          update();
           new ResizeObserver(() => {
-            measure();
+            layOut();
             update();
           }).observe(document.body);
           addEventListener("scroll", update, { passive: true });
           addEventListener("resize", update);
 
+          // The search box: an exact id, then ids that start with the text, then titles with a word
+          // starting with each word typed. The ids and titles come from the titles' chunks, every one
+          // loaded on the box's first use. Enter goes to the next match: scrolled to, focused, ringed.
+          const form = document.getElementById("search"), box = form.elements.q, status = form.querySelector("output");
+          const folded = (text) => text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
+          const words = (text) => folded(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+          let index = null;
+          const searchIndex = () => index ??= Promise.all(titleChunks.map((titles) => load(titles.file))).then((lists) => {
+            const ids = [], titles = [];
+            for (const records of lists) {
+              for (const [id, title] of records) {
+                ids.push(id);
+                titles.push(" " + words(title).join(" "));
+              }
+            }
+            return { ids, titles };
+          });
+          const find = ({ ids, titles }, query) => {
+            const id = query.trim().toLowerCase(), terms = words(query).map((term) => " " + term);
+            const exact = [], starting = [], titled = [];
+            if (!id) return exact;
+            for (let i = 0; i < ids.length; i++) {
+              if (ids[i] === id) exact.push(i);
+              else if (ids[i].startsWith(id)) starting.push(i);
+              else if (terms.length && terms.every((term) => titles[i].includes(term))) titled.push(i);
+            }
+            return exact.concat(starting, titled);
+          };
+          let search = { query: null, matches: [], next: 0 };
+          const matching = async () => {
+            const query = box.value;
+            if (search.query !== query) {
+              search = { query, matches: find(await searchIndex(), query), next: 0 };
+            }
+            return search;
+          };
+          const jumpTo = (i) => {
+            scrollTo({ top: tops[i] - Math.max(0, (innerHeight - heights[i]) / 2), behavior: "instant" });
+            update();
+            const card = held.get(i);
+            document.querySelector(".card.found")?.classList.remove("found");
+            card.classList.add("found");
+            card.focus({ preventScroll: true });
+          };
+          box.addEventListener("focus", () => searchIndex().catch(() => {}));
+          box.addEventListener("input", async () => {
+            const { query, matches } = await matching().catch(() => ({ query: box.value, matches: [] }));
+            if (query !== box.value) return;
+            status.value = !query.trim() ? "" : matches.length ? `${matches.length} found: Enter goes to each` : "None found";
+          });
+          form.addEventListener("submit", async (event) => {
+            event.preventDefault();
+            const found = await matching().catch(() => ({ query: box.value, matches: [] }));
+            if (!found.matches.length) {
+              status.value = found.query.trim() ? "None found" : "";
+              return;
+            }
+            const at = found.next, i = found.matches[at];
+            found.next = (at + 1) % found.matches.length;
+            status.value = `${at + 1} of ${found.matches.length}: ${(await searchIndex()).ids[i]}`;
+            jumpTo(i);
+          });
+          addEventListener("keydown", (event) => {
+            if (event.key === "/" && document.activeElement !== box) {
+              event.preventDefault();
+              box.focus();
+            }
+          });
           // Live reload: index-version.js sets cardbakeGalleryVersion; one small script every second,
           // none while the page is hidden.
           const version = document.documentElement.dataset.version;

@@ -1,3 +1,4 @@
+import CardBakeCache
 import CardBakeManifest
 import Foundation
 
@@ -8,11 +9,11 @@ struct GalleryCard: Sendable {
     /// In points, which the page lays out as CSS pixels.
     let width: Double
     let height: Double
-    /// `#RRGGBB`: the first paint, before any script runs.
+    /// `#RRGGBB`: the first paint, before the bitmap.
     let color: String
     /// Standard base64 ThumbHash, painted by the page's script over the colour; nil leaves the colour.
     let thumbhash: String?
-    /// A tiny image as a `data:` URL: the placeholder when the page's script does not run.
+    /// A tiny image as a `data:` URL, the placeholder painted first; when there is one, the ThumbHash is not painted.
     let dataURL: String?
     /// Each scale's file, relative to the page, smallest scale first.
     let images: [(scale: Int, file: String)]
@@ -41,10 +42,62 @@ struct GalleryCard: Sendable {
                   dataURL: entry.placeholder.dataURL,
                   images: files.map { (scale: $0.scale, file: $0.file) })
     }
+
+    /// The card as the gallery's writer reads it (``GalleryLine``), made once per card and spooled:
+    /// its chunk key, its size, its record in a cards chunk and its record in a titles chunk.
+    var line: Data {
+        var line = Data("\(String(Self.chunkKey(of: id), radix: 16)) \(GalleryLine.number(width)) \(GalleryLine.number(height))".utf8)
+        let src = images.first?.file ?? ""
+        let srcset = images.map { "\($0.file) \($0.scale)x" }.joined(separator: ", ")
+        // The data URL is the placeholder where there is one: painting the ThumbHash too would cost
+        // the page's main thread a decode, a canvas and a PNG per card for the same blur.
+        for record in [[id, color, dataURL, dataURL == nil ? thumbhash : nil, src, srcset], [id, title]] {
+            var json = JSONWriter()
+            json.compactArray(record)
+            line.append(GalleryLine.separator)
+            line.append(contentsOf: json.bytes)
+        }
+        return line
+    }
+
+    /// The first 8 bytes of the SHA-256 of the id's UTF-8: whether the card starts a chunk
+    /// (``GalleryChunkRule``) depends on it alone.
+    static func chunkKey(of id: String) -> UInt64 {
+        ContentDigest.sha256(Data(id.utf8)).leadingWord
+    }
 }
 
-/// A gallery page's cards, handed out one at a time as their lines of the page
-/// (``GalleryPage/figureLine(_:)``), so that the page of a large build is made without holding them.
+/// One card's ``GalleryCard/line``, read back: fields apart by tabs, which JSON text never holds raw.
+struct GalleryLine {
+    static let separator = UInt8(ascii: "\t")
+    let chunkKey: UInt64
+    /// `width height`, in points, as the page states them.
+    let size: Substring
+    /// The JSON array `[id, color, dataURL, thumbhash, src, srcset]`, the ThumbHash null when there is a data URL.
+    let cardRecord: Data
+    /// The JSON array `[id, title]`.
+    let titleRecord: Data
+
+    /// Nil for bytes that are not a card's line.
+    init?(_ line: Data) {
+        let fields = line.split(separator: Self.separator, maxSplits: 2, omittingEmptySubsequences: false)
+        guard fields.count == 3 else { return nil }
+        let head = String(decoding: fields[0], as: UTF8.self)
+        guard let space = head.firstIndex(of: " "), let key = UInt64(head[..<space], radix: 16) else { return nil }
+        chunkKey = key
+        size = head[head.index(after: space)...]
+        cardRecord = Data(fields[1])
+        titleRecord = Data(fields[2])
+    }
+
+    /// A length without a needless fraction: `320`, `514.5`.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}
+
+/// A gallery's cards, handed out one at a time as their lines (``GalleryCard/line``), so that the
+/// gallery of a large build is made without holding them.
 struct GalleryCards: Sendable {
     let count: Int
     /// Every scale some card has an image at.
@@ -66,7 +119,7 @@ struct GalleryCards: Sendable {
     init(_ cards: [GalleryCard]) {
         self.init(count: cards.count, scales: Set(cards.flatMap { $0.images.map(\.scale) })) { body in
             for card in cards {
-                try body(GalleryPage.figureLine(card))
+                try body(card.line)
             }
         }
     }

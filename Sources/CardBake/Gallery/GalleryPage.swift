@@ -2,39 +2,35 @@ import CardBakeFiles
 import CardBakeManifest
 import Foundation
 
-/// The preview gallery's HTML: every card at its size in points, placeholders first, bitmaps shown
-/// as they come near the viewport. Everything the page needs is inline or beside it, so it works
-/// from `file://` with no network; the same cards and version give the same bytes.
+/// The preview gallery's `index.html`: small whatever the catalog (the cards' sizes, a few bytes
+/// each, and the list of chunk files), with the style sheet and the script that lays out every card
+/// from those sizes and loads the chunks near the viewport (``GalleryAssets``). It works from
+/// `file://` with no network; the same cards and version give the same bytes.
 struct GalleryPage: Sendable {
-    let cards: GalleryCards
+    let count: Int
+    /// Every scale some card has an image at, for the summary.
+    let scales: Set<Int>
     /// The manifest's `generator`, shown in the summary.
     let generator: String
     /// What `index-version.js` holds for this page; the page reloads itself when that changes.
     let version: ContentDigest
+    let sizes: GallerySizes
+    /// The chunks of placeholders and files (``GalleryChunkRule/cards``), in card order.
+    let cardChunks: [GalleryChunk.Reference]
+    /// The chunks of ids and titles (``GalleryChunkRule/titles``), in card order.
+    let titleChunks: [GalleryChunk.Reference]
 
-    init(cards: GalleryCards, generator: String, version: ContentDigest) {
-        self.cards = cards
-        self.generator = generator
-        self.version = version
+    /// The id of the element holding the page's data, as JSON.
+    static let dataElement = "gallery-data"
+
+    /// The chunk files the page names, relative to the output folder: the cards' chunks, then the titles'.
+    var chunkFiles: [String] {
+        (cardChunks + titleChunks).map { GalleryChunk.file(named: $0.digest) }
     }
 
-    init(cards: [GalleryCard], generator: String, version: ContentDigest) {
-        self.init(cards: GalleryCards(cards), generator: generator, version: version)
-    }
-
-    /// The page, as UTF-8. Throws what handing out its cards throws.
+    /// The page, as UTF-8.
     var html: Data {
-        get throws {
-            var html = Data()
-            try write { html.append($0) }
-            return html
-        }
-    }
-
-    /// ``html``'s bytes handed to `sink` a piece at a time: the head, each card, the tail. The page of
-    /// 10,000 cards is some 15 MB, and a caller writing it to a file need not hold it.
-    func write(to sink: (Data) throws -> Void) throws {
-        let head = """
+        Data("""
             <!DOCTYPE html>
             <html lang="en" data-version="\(version)">
             <head>
@@ -49,60 +45,50 @@ struct GalleryPage: Sendable {
             </head>
             <body>
             <header><h1>cardbake preview</h1><p><span>\(Self.escaped(summary))</span><span>\(Self.escaped(generator))</span></p></header>
-            <main>
-
-            """
-        let tail = """
-            </main>
+            <form id="search" role="search" autocomplete="off"><input type="search" name="q" \
+            placeholder="Find a card by id or title" aria-label="Find a card by id or by words of its title" \
+            spellcheck="false"><output aria-live="polite"></output></form>
+            <main></main>
+            <noscript><p class="note">The preview lays out its cards with JavaScript; their bitmaps are in cards/.</p></noscript>
+            <script type="application/json" id="\(Self.dataElement)">\(data)</script>
             <script>\(GalleryAssets.script)</script>
             </body>
             </html>
 
-            """
-        try sink(Data(head.utf8))
-        try cards.forEach(sink)
-        try sink(Data(tail.utf8))
+            """.utf8)
+    }
+
+    /// What the script reads: the card count, the sizes (``GallerySizes``), and each chunk list as
+    /// `[digest, cards]`. Nothing in it needs escaping in HTML: numbers, hexadecimal digits and the
+    /// VLQ alphabet.
+    private var data: String {
+        let table = sizes.table
+        func list(_ chunks: [GalleryChunk.Reference]) -> String {
+            "[" + chunks.map { "[\"\($0.digest)\",\($0.count)]" }.joined(separator: ",") + "]"
+        }
+        return "{\"count\":\(count),\"sizes\":[\(table.joined(separator: ","))],"
+            + "\"runs\":\"\(sizes.encodedRuns(table: table))\",\"folder\":\"\(GalleryChunk.folder)/\","
+            + "\"cards\":\(list(cardChunks)),\"titles\":\(list(titleChunks))}"
+    }
+
+    /// The chunk files the page `html` names, as ``chunkFiles`` gives them; nil when `html` is not
+    /// a gallery page of this layout.
+    static func chunkFiles(in html: Data) -> [String]? {
+        let opening = Data("<script type=\"application/json\" id=\"\(dataElement)\">".utf8)
+        guard let start = html.range(of: opening),
+              let end = html.range(of: Data("</script>".utf8), in: start.upperBound..<html.endIndex),
+              let data = try? JSONSerialization.jsonObject(with: html[start.upperBound..<end.lowerBound]) as? [String: Any],
+              let cards = data["cards"] as? [[Any]], let titles = data["titles"] as? [[Any]] else { return nil }
+        let digests = (cards + titles).map { ($0.first as? String).flatMap(ContentDigest.init(hex:)) }
+        guard digests.allSatisfy({ $0 != nil }) else { return nil }
+        return digests.map { GalleryChunk.file(named: $0!) }
     }
 
     /// `48 cards at 1x, 2x, 3x`.
     var summary: String {
-        let scales = cards.scales.sorted().map { "\($0)x" }
-        let count = cards.count.counting("card")
+        let scales = scales.sorted().map { "\($0)x" }
+        let count = count.counting("card")
         return scales.isEmpty ? count : "\(count) at \(scales.joined(separator: ", "))"
-    }
-
-    /// ``figure(_:)`` as a line of the page.
-    static func figureLine(_ card: GalleryCard) -> Data {
-        Data((figure(card) + "\n").utf8)
-    }
-
-    /// One card: placeholder colour and data URL as its background (or, without a data URL, its
-    /// ThumbHash for the script to paint), the bitmap's files for the script, an `<img>` for a
-    /// browser without script, and a caption shown on hover.
-    static func figure(_ card: GalleryCard) -> String {
-        let width = number(card.width), height = number(card.height)
-        var style = "width:\(width)px;height:\(height)px;background-color:\(card.color)"
-        if let dataURL = card.dataURL {
-            style += ";background-image:url(\"\(dataURL)\")"
-        }
-        let srcset = card.images.map { "\($0.file) \($0.scale)x" }.joined(separator: ", ")
-        let src = card.images.first?.file ?? ""
-        var attributes = "class=\"card\" id=\"\(escaped(card.id))\" style=\"\(escaped(style))\""
-        attributes += " data-src=\"\(escaped(src))\" data-srcset=\"\(escaped(srcset))\" data-title=\"\(escaped(card.title))\""
-        // The data URL is the placeholder where there is one: painting the ThumbHash too would cost
-        // the page's main thread a decode, a canvas and a PNG per card for the same blur.
-        if card.dataURL == nil, let thumbhash = card.thumbhash {
-            attributes += " data-thumbhash=\"\(escaped(thumbhash))\""
-        }
-        return "<figure \(attributes) tabindex=\"0\">"
-            + "<noscript><img src=\"\(escaped(src))\" srcset=\"\(escaped(srcset))\" width=\"\(width)\" "
-            + "height=\"\(height)\" alt=\"\(escaped(card.title))\" loading=\"lazy\"></noscript>"
-            + "<figcaption><code>\(escaped(card.id))</code><span>\(escaped(card.title))</span></figcaption></figure>"
-    }
-
-    /// A length without a needless fraction: `320`, `514.5`.
-    static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
     /// Text safe in HTML content and in double-quoted attributes.

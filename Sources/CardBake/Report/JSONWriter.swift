@@ -64,6 +64,16 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// An array of strings on one line, `null` for each nil: a record in a file a script reads.
+    mutating func compactArray(_ items: [String?]) {
+        bytes.append(UInt8(ascii: "["))
+        for (index, item) in items.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            if let item { string(item) } else { bytes.append(contentsOf: "null".utf8) }
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
     mutating func bool(_ value: Bool) {
         bytes.append(contentsOf: (value ? "true" : "false").utf8)
     }

@@ -73,7 +73,7 @@ final class EntrySpool: Sendable {
                                         build: forms[2])
     }
 
-    /// The entry's card as a line of the gallery page (``GalleryPage/figureLine(_:)``); empty for a
+    /// The entry's card as the gallery reads it (``GalleryCard/line``); empty for a
     /// spool that keeps none.
     func figure(at position: Int) throws -> Data {
         try read(at: position, forms: 3..<4).forms[0]

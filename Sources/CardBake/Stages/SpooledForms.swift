@@ -12,7 +12,7 @@ struct SpooledForms: Sendable {
     init(of entry: CardManifest.Entry, figures: Bool) throws {
         page = try entry.pageEntry
         let cardFiles = CardFile.files(of: entry)
-        figure = figures ? GalleryPage.figureLine(GalleryCard(entry: entry, files: cardFiles)) : Data()
+        figure = figures ? GalleryCard(entry: entry, files: cardFiles).line : Data()
         files = CardFile.encode(cardFiles)
     }
 

@@ -32,7 +32,7 @@ struct EntrySpoolTests {
         for (position, entry) in entries {
             #expect(try spool.entry(at: position) == entry)
             #expect(try spool.pageEntry(at: position) == entry.pageEntry)
-            #expect(try spool.figure(at: position) == GalleryPage.figureLine(GalleryCard(entry: entry)))
+            #expect(try spool.figure(at: position) == GalleryCard(entry: entry).line)
             let files = try spool.files(at: position)
             #expect(files.map(\.scale) == [1, 2])
             #expect(files.map(\.file) == ["cards/\(entry.id)@1x.png", "cards/\(entry.id)@2x.png"])
@@ -60,7 +60,7 @@ struct EntrySpoolTests {
             }
             for (position, entry) in entries.enumerated() {
                 #expect(try spool.pageEntry(at: position) == entry.pageEntry)
-                #expect(try spool.figure(at: position) == (figures ? GalleryPage.figureLine(GalleryCard(entry: entry)) : Data()))
+                #expect(try spool.figure(at: position) == (figures ? GalleryCard(entry: entry).line : Data()))
                 #expect(try spool.files(at: position) == CardFile.files(of: entry))
             }
         }

@@ -29,8 +29,9 @@ enum FolderAudit {
 
     /// The folder holds `manifest.json` with its pages (and those of the manifest before it, which a
     /// build keeps until the next), each hashing to its name, the preview gallery (`index.html`,
-    /// `index-version.js`) and exactly the files the manifest lists (besides `foreign`, files that are
-    /// not cardbake's), each of the listed size and SHA-256; no temporary file, no note of an unfinished build.
+    /// `index-version.js`, the chunks in `gallery/` the page names, each hashing to its name) and
+    /// exactly the files the manifest lists (besides `foreign`, files that are not cardbake's), each
+    /// of the listed size and SHA-256; no temporary file, no note of an unfinished build.
     static func output(_ folder: URL, foreign: Set<String> = []) -> [String] {
         let manifestURL = folder.appendingPathComponent("manifest.json")
         guard let manifest = try? ManifestFile.read(from: manifestURL) else {
@@ -40,6 +41,9 @@ enum FolderAudit {
         var listed: Set<String> = ["manifest.json", "index.html", "index-version.js"]
         problems += ["index.html", "index-version.js"].filter { !FileManager.default.fileExists(
             atPath: folder.appendingPathComponent($0).path) }.map { "missing \($0)" }
+        let (chunks, chunkProblems) = galleryChunks(in: folder)
+        listed.formUnion(chunks)
+        problems += chunkProblems
         for image in manifest.cards.flatMap(\.images.values) {
             listed.insert(image.file)
             guard let data = try? Data(contentsOf: folder.appendingPathComponent(image.file)) else {
@@ -59,6 +63,19 @@ enum FolderAudit {
         let extra = Set(files(in: folder)).subtracting(listed).subtracting(foreign)
         problems += extra.sorted().map { "not in the manifest: \($0)" }
         return problems
+    }
+
+    /// The gallery's chunk files, `gallery/<SHA-256>.js`, that the page names (in its data, each chunk as
+    /// `["<SHA-256>",<cards>]`), and the problems with
+    /// them: a chunk the page names missing or not hashing to its name.
+    static func galleryChunks(in folder: URL) -> (files: Set<String>, problems: [String]) {
+        let page = String(decoding: (try? Data(contentsOf: folder.appendingPathComponent("index.html"))) ?? Data(), as: UTF8.self)
+        let named = Set(page.matches(of: /\["([0-9a-f]{64})",/).map { "gallery/\($0.1).js" })
+        let problems = named.sorted().compactMap { file -> String? in
+            guard let data = try? Data(contentsOf: folder.appendingPathComponent(file)) else { return "missing \(file)" }
+            return "gallery/\(ContentDigest.sha256(data)).js" == file ? nil : "\(file) does not hash to its name"
+        }
+        return (named, problems)
     }
 
     /// Paths of the regular files under `folder`, relative to it, hidden ones included.
