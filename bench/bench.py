@@ -123,6 +123,15 @@ def check_free_disk():
                          f"and {free / 1e9:.0f} GB is free (BENCH_QUICK=1 needs far less)")
 
 
+def run_script(main):
+    """Runs a benchmark script's `main`; a BenchError ends it with its message and exit status 1."""
+    try:
+        main()
+    except BenchError as error:
+        print(f"bench: error: {error}", file=sys.stderr)
+        sys.exit(1)
+
+
 def cardbake_binary():
     """A copy, in bench/work/bin, of $CARDBAKE or else the release build's binary: a rebuild
     during the run cannot change what is measured."""

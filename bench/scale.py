@@ -26,7 +26,7 @@ from pathlib import Path
 import make_data
 import results
 from bench import (QUICK, REPO, RESULTS, RUNS, WORK, BenchError, cardbake_binary, median_usage, progress,
-                   remove, run, table, target_row)
+                   remove, run, table, target_row, run_script)
 from nginx_cache import NginxCache
 
 SHARDS = 4
@@ -415,8 +415,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except BenchError as error:
-        print(f"bench: error: {error}", file=sys.stderr)
-        sys.exit(1)
+    run_script(main)

@@ -17,12 +17,11 @@ BENCH_QUICK=1; 4 shards; BENCH_RUNS runs)
 import argparse
 import dataclasses
 import statistics
-import sys
 
 import make_data
 import results
 from bench import (QUICK, RESULTS, RUNS, WORK, BenchError, Usage, cardbake_binary, median_usage,
-                   progress, remove, run, table, target_row, usage_row)
+                   progress, remove, run, table, target_row, usage_row, run_script)
 from nginx_cache import NginxCache
 
 TARGET = 0.10  # the shards and merge may take this much more CPU than the unsharded build
@@ -151,8 +150,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except BenchError as error:
-        print(f"bench: error: {error}", file=sys.stderr)
-        sys.exit(1)
+    run_script(main)
