@@ -5,10 +5,10 @@ import Foundation
 /// - `manifest.json`, the root (``Root``): the card count, the cards' sizes as runs, the first
 ///   ``headCount`` cards whole (an app's first screen), and the digest of every page;
 /// - card pages, `manifest/<sha256>.json`: `{"cards":[…]}` of the cards after the head, in catalog
-///   order; a card starts a new page when ``startsPage(_:cardsInPage:)`` says so, which depends on
-///   its ID and the page's length only, so an edit, an insertion or a removal changes one page or two;
+///   order, cut by ``cards`` (a ``PageBoundary``: by the cards' IDs, so an edit, an insertion or a
+///   removal changes one page or two);
 /// - ID pages: `{"ids":[[id, first], …]}`, the IDs sorted by their bytes, each with the ID of the first
-///   card of its section (the head or a page), cut the same way;
+///   card of its section (the head or a page), cut by ``ids``;
 /// - build pages, one per section, `{"cards":[{"id","key","inputs"}…]}`, listed by a build index
 ///   (`{"pages":[sha256…]}`) that the root names as `build`: what the build keeps, which an app never reads.
 ///
@@ -17,13 +17,11 @@ import Foundation
 public enum ManifestPaging {
     /// Cards held whole in the root.
     public static let headCount = 32
-    /// A card after the head starts a page when its ID's hash is 0 modulo this (so pages average this many cards)…
-    static let cardsPerPage: UInt64 = 128
-    /// …or when the page already has this many (rare: about one page in 55).
-    public static let maximumCardsPerPage = 512
-    /// The same for ID pages, over the sorted IDs.
-    static let idsPerPage: UInt64 = 1024
-    public static let maximumIDsPerPage = 4096
+    /// The card pages after the head: 128 cards on average, at most 512 (a forced cut is rare, about
+    /// one page in 55).
+    public static let cards = PageBoundary(averageCount: 128, maximumCount: 512)
+    /// The ID pages, over the sorted IDs.
+    public static let ids = PageBoundary(averageCount: 1024, maximumCount: 4096)
     /// The folder beside the root that holds the pages.
     public static let folder = "manifest"
 
@@ -73,25 +71,6 @@ public enum ManifestPaging {
         let prefix = folder + "/", suffix = ".json"
         guard file.hasPrefix(prefix), file.hasSuffix(suffix) else { return false }
         return ContentDigest(hex: String(file.dropFirst(prefix.count).dropLast(suffix.count))) != nil
-    }
-
-    /// Whether the card with `id` starts a new page after a page of `cardsInPage` cards.
-    public static func startsPage(_ id: String, cardsInPage: Int) -> Bool {
-        cardsInPage == maximumCardsPerPage || hash(id) % cardsPerPage == 0
-    }
-
-    /// Whether `id` starts a new ID page after one of `idsInPage` IDs.
-    public static func startsIDPage(_ id: String, idsInPage: Int) -> Bool {
-        idsInPage == maximumIDsPerPage || (hash(id) >> 32) % idsPerPage == 0
-    }
-
-    /// 64-bit FNV-1a of the ID's UTF-8 bytes: simple to compute in any language that reads the manifest.
-    static func hash(_ id: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in id.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
-        return hash
     }
 
     /// `value` as the manifest writes JSON: compact, keys sorted, slashes as they are.

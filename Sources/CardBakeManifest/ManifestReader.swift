@@ -74,7 +74,7 @@ public final class ManifestReader: @unchecked Sendable {
         }
         let problem: String? =
             root.head.count > ManifestPaging.headCount ? "the head holds more than \(ManifestPaging.headCount) cards"
-            : root.pages.contains(where: { !(1...ManifestPaging.maximumCardsPerPage).contains($0.count) }) ? "a page's count is out of range"
+            : root.pages.contains(where: { !(1...ManifestPaging.cards.maximumCount).contains($0.count) }) ? "a page's count is out of range"
             : position != root.count ? "count is \(root.count) but the head and pages hold \(position) cards"
             : end != root.count || root.sizes.contains(where: { $0.count < 1 }) ? "the size runs do not cover the cards"
             : root.ids.reduce(0, { $0 + max(0, $1.count) }) != root.count ? "the ID pages do not list every card"

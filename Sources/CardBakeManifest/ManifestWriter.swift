@@ -49,7 +49,7 @@ public struct ManifestWriter {
     public mutating func add(_ entry: PageEntry) throws {
         let inHead = head == nil
         if inHead ? section.cards.count == ManifestPaging.headCount
-            : !section.cards.isEmpty && ManifestPaging.startsPage(entry.id, cardsInPage: section.cards.count) {
+            : ManifestPaging.cards.starts(entry.id, after: section.cards.count) {
             try close()
         }
         if section.first == nil { section.first = entry.id }
@@ -101,7 +101,7 @@ public struct ManifestWriter {
         var references: [ManifestPaging.PageReference] = []
         var start = 0
         for index in sorted.indices where index == sorted.endIndex - 1
-            || ManifestPaging.startsIDPage(sorted[index + 1].id, idsInPage: index + 1 - start) {
+            || ManifestPaging.ids.starts(sorted[index + 1].id, after: index + 1 - start) {
             let slice = sorted[start...index]
             let digest = try page(ManifestPaging.encoded(ManifestPaging.IDPage(ids: slice.map { [$0.id, $0.first] })))
             references.append(ManifestPaging.PageReference(first: slice.first!.id, count: slice.count, sha256: digest))

@@ -56,7 +56,7 @@ struct CardManifestTests {
         let root = try written.reader().root
         #expect(root.count == cards && root.head.count == min(cards, ManifestPaging.headCount))
         #expect(root.head.map(\.id) == manifest.cards.prefix(ManifestPaging.headCount).map(\.id))
-        #expect(root.pages.allSatisfy { (1...ManifestPaging.maximumCardsPerPage).contains($0.count) })
+        #expect(root.pages.allSatisfy { (1...ManifestPaging.cards.maximumCount).contains($0.count) })
         // The sizes as runs: one per change of size, not one per card.
         let changes = zip(manifest.cards, manifest.cards.dropFirst()).filter { $0.size != $1.size }.count
         #expect(root.sizes.count == (cards == 0 ? 0 : changes + 1))
@@ -99,14 +99,14 @@ struct CardManifestTests {
         #expect(try WrittenManifest(edited).pagesNotIn(before).count == 3)
 
         // An ID that does not start a page of its own: it joins its neighbour's page.
-        let id = try #require((0...).lazy.map { "new-\($0)" }.first { !ManifestPaging.startsPage($0, cardsInPage: 1) })
+        let id = try #require((0...).lazy.map { "new-\($0)" }.first { !ManifestPaging.cards.starts($0, after: 1) })
         var inserted = manifest
         inserted.cards.insert(Self.entry(id: id, index: 7), at: 1_200)
         let afterInsertion = try WrittenManifest(inserted)
         // A card page, a build page, the build index and one ID page.
         #expect(afterInsertion.pagesNotIn(before).count == 4, "\(afterInsertion.pagesNotIn(before))")
         var removed = manifest
-        let removable = try #require((2_100...).first { !ManifestPaging.startsPage(manifest.cards[$0].id, cardsInPage: 1) })
+        let removable = try #require((2_100...).first { !ManifestPaging.cards.starts(manifest.cards[$0].id, after: 1) })
         removed.cards.remove(at: removable)
         let afterRemoval = try WrittenManifest(removed)
         #expect(afterRemoval.pagesNotIn(before).count == 4, "\(afterRemoval.pagesNotIn(before))")
@@ -135,7 +135,7 @@ struct CardManifestTests {
         #expect(decoded.count == 100_000)
         #expect(decoded.head.count == ManifestPaging.headCount)
         #expect(root.count <= 256 * 1024, "root \(root.count) bytes")
-        #expect(decoded.pages.allSatisfy { $0.count <= ManifestPaging.maximumCardsPerPage })
+        #expect(decoded.pages.allSatisfy { $0.count <= ManifestPaging.cards.maximumCount })
         #expect(decoded.pages.count > 100_000 / 200 && decoded.pages.count < 100_000 / 80, "\(decoded.pages.count) pages")
     }
 

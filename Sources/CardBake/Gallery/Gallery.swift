@@ -53,7 +53,7 @@ struct Gallery: Sendable {
     /// Throws what handing out the cards or `chunk` throws.
     func make(chunk: (GalleryChunk) throws -> Void) throws -> GalleryPage {
         var sizes = GallerySizes()
-        var cardChunks = GalleryChunker(rule: .cards), titleChunks = GalleryChunker(rule: .titles)
+        var cardChunks = GalleryChunker(rule: GalleryChunker.cards), titleChunks = GalleryChunker(rule: GalleryChunker.titles)
         try cards.forEach { bytes in
             guard let line = GalleryLine(bytes) else { preconditionFailure("a gallery card's line is GalleryCard.line") }
             sizes.add(line.size)

@@ -44,9 +44,10 @@ struct GalleryCard: Sendable {
     }
 
     /// The card as the gallery's writer reads it (``GalleryLine``), made once per card and spooled:
-    /// its chunk key, its size, its record in a cards chunk and its record in a titles chunk.
+    /// its chunk key (``PageBoundary/key(of:)`` of its id), its size, its record in a cards chunk and
+    /// its record in a titles chunk.
     var line: Data {
-        var line = Data("\(String(Self.chunkKey(of: id), radix: 16)) \(GalleryLine.number(width)) \(GalleryLine.number(height))".utf8)
+        var line = Data("\(String(PageBoundary.key(of: id), radix: 16)) \(GalleryLine.number(width)) \(GalleryLine.number(height))".utf8)
         let src = images.first?.file ?? ""
         let srcset = images.map { "\($0.file) \($0.scale)x" }.joined(separator: ", ")
         // The data URL is the placeholder where there is one: painting the ThumbHash too would cost
@@ -58,12 +59,6 @@ struct GalleryCard: Sendable {
             line.append(contentsOf: json.bytes)
         }
         return line
-    }
-
-    /// The first 8 bytes of the SHA-256 of the id's UTF-8: whether the card starts a chunk
-    /// (``GalleryChunkRule``) depends on it alone.
-    static func chunkKey(of id: String) -> UInt64 {
-        ContentDigest.sha256(Data(id.utf8)).leadingWord
     }
 }
 

@@ -2,30 +2,6 @@ import CardBakeCache
 import CardBakeManifest
 import Foundation
 
-/// Where the gallery's cards are cut into chunk files, chosen by the cards themselves so that an
-/// edit rewrites few chunks: a card starts a new chunk when its chunk key
-/// (``GalleryCard/chunkKey(of:)``, from its id alone) is a multiple of `spacing`, or when the chunk
-/// has `maximum` cards already. So a chunk's bytes depend only on its own cards: editing a card
-/// rewrites its chunk; inserting or removing one rewrites its chunk (and splits it in two when the
-/// new card's key says so), never the chunks after it. Only within a stretch of more than `maximum`
-/// cards with no key a multiple of `spacing` (about 2 % of stretches at these settings) do the
-/// forced cuts after an insertion move.
-struct GalleryChunkRule: Sendable {
-    /// A power of two: the mean number of cards per chunk.
-    let spacing: UInt64
-    let maximum: Int
-
-    /// The chunks of the cards' placeholders and files: about 256 cards, some 150 KB.
-    static let cards = GalleryChunkRule(spacing: 256, maximum: 1024)
-    /// The chunks of the cards' ids and titles, for captions and the search box: about 2,048 cards.
-    static let titles = GalleryChunkRule(spacing: 2048, maximum: 8192)
-
-    /// Whether the card with `key` starts a new chunk after one holding `cardsSoFar` cards.
-    func startsChunk(key: UInt64, cardsSoFar: Int) -> Bool {
-        cardsSoFar > 0 && (key % spacing == 0 || cardsSoFar >= maximum)
-    }
-}
-
 /// One chunk file: a script that hands its cards' records, in order, to `cardbakeGallery.chunk`, a
 /// function the page defines (JSONP: a page opened from `file://` may load scripts, not fetch
 /// files). Named by the SHA-256 of its bytes, so a chunk is never rewritten in place: a page open
@@ -65,22 +41,28 @@ struct GalleryChunk: Sendable {
     }
 }
 
-/// Cuts a gallery's records into chunks by a ``GalleryChunkRule``, handing each chunk on as soon
-/// as it is complete, so that no more than one chunk is held.
+/// Cuts a gallery's records into chunks by a ``PageBoundary`` (the manifest's rule: by the cards'
+/// ids, so an edit rewrites one chunk), handing each chunk on as soon as it is complete, so that no
+/// more than one chunk is held.
 struct GalleryChunker {
-    let rule: GalleryChunkRule
+    /// The chunks of the cards' placeholders and files: about 256 cards, some 150 KB.
+    static let cards = PageBoundary(averageCount: 256, maximumCount: 1024)
+    /// The chunks of the cards' ids and titles, for captions and the search box: about 2,048 cards.
+    static let titles = PageBoundary(averageCount: 2048, maximumCount: 8192)
+
+    let rule: PageBoundary
     private var records = Data()
     private var count = 0
     /// The chunks handed on so far, in order.
     private(set) var chunks: [GalleryChunk.Reference] = []
 
-    init(rule: GalleryChunkRule) {
+    init(rule: PageBoundary) {
         self.rule = rule
     }
 
     /// Adds the next card's `record`; hands `emit` the chunk it completes, if it starts one.
     mutating func add(_ record: Data, key: UInt64, emit: (GalleryChunk) throws -> Void) throws {
-        if rule.startsChunk(key: key, cardsSoFar: count) {
+        if rule.starts(key: key, after: count) {
             try cut(emit)
         }
         if count > 0 {

@@ -15,9 +15,9 @@ struct GalleryPage: Sendable {
     /// What `index-version.js` holds for this page; the page reloads itself when that changes.
     let version: ContentDigest
     let sizes: GallerySizes
-    /// The chunks of placeholders and files (``GalleryChunkRule/cards``), in card order.
+    /// The chunks of placeholders and files (``GalleryChunker/cards``), in card order.
     let cardChunks: [GalleryChunk.Reference]
-    /// The chunks of ids and titles (``GalleryChunkRule/titles``), in card order.
+    /// The chunks of ids and titles (``GalleryChunker/titles``), in card order.
     let titleChunks: [GalleryChunk.Reference]
 
     /// The id of the element holding the page's data, as JSON.
