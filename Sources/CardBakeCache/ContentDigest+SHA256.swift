@@ -11,6 +11,10 @@ extension ContentDigest {
         return hasher.digest
     }
 
+    /// ``sha256(_:)`` of `Data` as a function value: what a ``ManifestReader`` takes to check the
+    /// manifest's pages with libcrypto rather than Swift's own SHA-256.
+    package static let sha256OfData: @Sendable (Data) -> ContentDigest = { sha256($0) }
+
     /// The SHA-256 of a file's bytes, read in chunks of at most 1 MiB rather than all at once.
     ///
     /// - Throws: ``FileSystemError/cannotRead(path:errno:)`` naming the file.

@@ -21,8 +21,8 @@ extension CardManifest {
             self.pages = pages
         }
 
-        /// Every file the manifest names besides its root: the cards' bitmaps and its pages, relative to its folder.
-        package var files: Set<String> { CardManifest.files(in: cards.values.lazy.map(\.images)).union(pages) }
+        /// The cards' bitmaps, relative to the manifest's folder.
+        package var files: Set<String> { CardManifest.files(in: cards.values.lazy.map(\.images)) }
 
         /// The outline of the manifest whose root is at `url`, its pages checked by `digest`; nil when
         /// there is none, or it is not a manifest of this schema, or a page is damaged.

@@ -86,8 +86,8 @@ public struct Checker: Sendable {
             findings.append(Finding(cardID: entry.id, kind: .extra, reason: "no longer in the catalog"))
         }
         findings += assetCatalogFindings(for: entries, statCache: statCache)
-        if request.writesGallery, let inPlace {
-            findings += try Gallery(of: inPlace).differences(in: output)
+        if request.writesGallery, let inPlace, let digest = try? statCache.digest(ofFileAt: manifestURL) {
+            findings += try Gallery(of: inPlace, digest: digest).differences(in: output)
         }
         return findings
     }

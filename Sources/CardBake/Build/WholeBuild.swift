@@ -95,7 +95,7 @@ struct WholeBuild {
     func isUpToDate(_ outline: CatalogOutline, in output: OutputFolder, recorded: ContentDigest,
                     pool: WorkerPool) async -> Bool {
         guard let manifestDigest = try? output.statCache.digest(ofFileAt: output.manifestURL),
-              let pages = try? ManifestReader(contentsOf: output.manifestURL, digest: { ContentDigest.sha256($0) }).pageFiles()
+              let pages = try? ManifestReader(contentsOf: output.manifestURL, digest: ContentDigest.sha256OfData).pageFiles()
         else { return false }
         let derivedFiles = derivedFiles(in: output, pages: pages)
         // A few hundred cards per item: one stat-cache lock per item rather than per file.

@@ -1,5 +1,4 @@
 import CardBakeCache
-import CardBakeFiles
 import CardBakeManifest
 import Foundation
 
@@ -26,11 +25,6 @@ struct Gallery: Sendable {
     let generator: String
     /// Names this gallery in `index-version.js`, and keys the page's digest in the action cache.
     let version: ContentDigest
-
-    /// The gallery of `manifest`.
-    init(of manifest: CardManifest) throws {
-        self.init(of: manifest, digest: try manifest.rootDigest)
-    }
 
     /// The gallery of `manifest`, whose bytes have the SHA-256 `digest`.
     init(of manifest: CardManifest, digest: ContentDigest) {
@@ -131,25 +125,18 @@ struct Gallery: Sendable {
         return removed + removeChunks(in: directory, keeping: [])
     }
 
-    /// The chunk files cardbake wrote in `directory`'s chunk folder that `keeping` (relative paths)
-    /// does not name, and the temporary files of writes killed there.
+    /// The chunk files cardbake wrote in `directory`'s chunk folder that `keeping` (relative paths) does not name.
     static func unwantedChunks(in directory: URL, keeping: Set<String>) -> [String] {
-        let folder = directory.appendingPathComponent(GalleryChunk.folder)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.sorted().map { "\(GalleryChunk.folder)/\($0)" }.filter { file in
-            AtomicFileWriter.isTemporaryName((file as NSString).lastPathComponent)
-                || (!keeping.contains(file) && isGalleryFile(at: directory.appendingPathComponent(file)))
+        OutputFolder.unnamed(in: GalleryChunk.folder, of: directory, keeping: keeping) {
+            isGalleryFile(at: directory.appendingPathComponent($0))
         }
     }
 
     /// Removes ``unwantedChunks(in:keeping:)``, and the chunk folder if that leaves it empty; returns what it removed.
     @discardableResult
     static func removeChunks(in directory: URL, keeping: Set<String>) -> [String] {
-        let removed = unwantedChunks(in: directory, keeping: keeping).filter {
-            (try? FileManager.default.removeItem(at: directory.appendingPathComponent($0))) != nil
+        OutputFolder.removeUnnamed(in: GalleryChunk.folder, of: directory, keeping: keeping) {
+            isGalleryFile(at: directory.appendingPathComponent($0))
         }
-        // Fails, as it should, unless the folder is empty.
-        rmdir(directory.appendingPathComponent(GalleryChunk.folder).fileSystemPath)
-        return removed
     }
 }

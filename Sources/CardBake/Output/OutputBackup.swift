@@ -49,7 +49,7 @@ struct OutputBackup: Sendable {
     /// place now has others or is gone, then removes the kept files.
     func restore() {
         guard let kept = try? FileManager.default.subpathsOfDirectory(atPath: folder.path) else { return }
-        let manifest = CardManifest.read(from: directory.appendingPathComponent(CardManifest.fileName), digest: { ContentDigest.sha256($0) })
+        let manifest = CardManifest.read(from: directory.appendingPathComponent(CardManifest.fileName), digest: ContentDigest.sha256OfData)
         let listed = Dictionary((manifest?.cards ?? []).flatMap { $0.images.values.map { ($0.file, $0.sha256) } },
                                 uniquingKeysWith: { first, _ in first })
         for file in kept where OutputFolder.isCardFile(file) {

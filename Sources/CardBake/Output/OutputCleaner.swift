@@ -18,12 +18,10 @@ public enum OutputCleaner {
         guard let manifest = folder.manifestInPlace.outline else { return }
         _ = OutputFolder.remove(manifest.files, in: directory)
         try FileManager.default.removeItem(at: manifestURL)
-        folder.removePages(keeping: nil)
-        for name in ["cards", ManifestPaging.folder] {
-            let folder = directory.appendingPathComponent(name)
-            if (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == true {
-                try FileManager.default.removeItem(at: folder)
-            }
+        folder.removePages(keeping: [])
+        let cards = directory.appendingPathComponent("cards")
+        if (try? FileManager.default.contentsOfDirectory(atPath: cards.path))?.isEmpty == true {
+            try FileManager.default.removeItem(at: cards)
         }
     }
 

@@ -25,7 +25,7 @@ struct OutputFolder: Sendable {
 
     /// The folder's manifest read whole, its pages checked; nil when there is none or it cannot be read.
     func readManifest() -> CardManifest? {
-        CardManifest.read(from: manifestURL, digest: { ContentDigest.sha256($0) })
+        CardManifest.read(from: manifestURL, digest: ContentDigest.sha256OfData)
     }
 
     /// Relative path of a card's bitmap at one scale.
@@ -84,9 +84,7 @@ struct OutputFolder: Sendable {
     /// atomically, noting the change in `journal` first.
     func put(_ bytes: Data, digest: ContentDigest, as file: String, journal: WriteJournal) throws {
         guard !holds(digest, as: file) else { return }
-        try journal.begin()
-        try AtomicFileWriter.write(bytes, to: URL(fileURLWithPath: path(of: file)))
-        try statCache.record(digest, forFileAtPath: path(of: file))
+        _ = try publish(.bytes(bytes), digest: digest, as: file, journal: journal, keeping: nil)
     }
 
     /// Puts the bytes with `digest` at `file` unless they are there already (as the stat cache sees
@@ -97,7 +95,18 @@ struct OutputFolder: Sendable {
     func place(_ digest: ContentDigest, as file: String, journal: WriteJournal, keeping backup: OutputBackup? = nil,
                source: () async throws -> Source) async throws -> Bool {
         guard !holds(digest, as: file) else { return false }
-        let source = try await source()
+        guard let written = try publish(try await source(), digest: digest, as: file, journal: journal, keeping: backup) else {
+            return true
+        }
+        PageCacheBudget.bitmaps.cached(path(of: file), bytes: written)
+        return false
+    }
+
+    /// Makes `file` hold `source`'s bytes, which have `digest`: noted in `journal` first, the file it
+    /// replaces kept in `backup`, linked where `source` is a file the file system can link, else written
+    /// atomically; recorded in the stat cache. Returns the bytes written, nil when it linked.
+    private func publish(_ source: Source, digest: ContentDigest, as file: String, journal: WriteJournal,
+                         keeping backup: OutputBackup?) throws -> Int? {
         try journal.begin()
         try backup?.keep(file)
         let destination = path(of: file)
@@ -106,16 +115,15 @@ struct OutputFolder: Sendable {
         case .file(let path):
             if try AtomicFileWriter.link(URL(fileURLWithPath: path), to: URL(fileURLWithPath: destination)) {
                 try statCache.record(digest, forFileAtPath: destination)
-                return true
+                return nil
             }
             bytes = try ReadableFile(path: path).readToEnd()
         case .bytes(let data):
             bytes = data
         }
         try AtomicFileWriter.write(bytes, to: URL(fileURLWithPath: destination))
-        PageCacheBudget.bitmaps.cached(destination, bytes: bytes.count)
         try statCache.record(digest, forFileAtPath: destination)
-        return false
+        return bytes.count
     }
 
     /// ``place(_:as:journal:keeping:source:)`` of `data`, asked for only when the file must be written.
@@ -132,25 +140,40 @@ struct OutputFolder: Sendable {
         try await place(digest, as: file, journal: journal, keeping: backup) { .file(try source()) }
     }
 
-    /// Removes `files` (paths relative to `directory`) that are plain names inside `cards/` or
-    /// manifest pages; a manifest read from disk could name anything. Returns what it removed, sorted.
+    /// Removes `files` (paths relative to `directory`) that are plain names inside `cards/`; a
+    /// manifest read from disk could name anything. Returns what it removed, sorted.
     static func remove(_ files: Set<String>, in directory: URL) -> [String] {
-        let removable = files.filter { isCardFile($0) || ManifestPaging.isPage($0) }.sorted()
+        let removable = files.filter(isCardFile).sorted()
         for file in removable {
             try? FileManager.default.removeItem(at: directory.appendingPathComponent(file))
         }
         return removable
     }
 
-    /// Removes the manifest pages in the folder but those in `kept`; `nil` keeps none.
-    func removePages(keeping kept: Set<String>?) {
-        let pages = directory.appendingPathComponent(ManifestPaging.folder)
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: pages.path)) ?? [] {
-            let file = ManifestPaging.folder + "/" + name
-            if ManifestPaging.isPage(file), !(kept?.contains(file) ?? false) {
-                try? FileManager.default.removeItem(at: pages.appendingPathComponent(name))
-            }
+    /// Removes the manifest pages in the folder but those `kept` names, and `manifest/` if that empties it.
+    func removePages(keeping kept: Set<String>) {
+        Self.removeUnnamed(in: ManifestPaging.folder, of: directory, keeping: kept, isOurs: ManifestPaging.isPage)
+    }
+
+    /// The files in `subfolder` of `directory` that `isOurs` says cardbake wrote and `kept` does not
+    /// name (both relative to `directory`), sorted: the pages or chunks a new manifest or gallery no
+    /// longer names, which cardbake writes under names of their own digests.
+    static func unnamed(in subfolder: String, of directory: URL, keeping kept: Set<String>,
+                        isOurs: (String) -> Bool) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(subfolder).path)) ?? []
+        return names.sorted().map { "\(subfolder)/\($0)" }.filter { !kept.contains($0) && isOurs($0) }
+    }
+
+    /// Removes ``unnamed(in:of:keeping:isOurs:)``, then `subfolder` if that empties it; returns what it removed.
+    @discardableResult
+    static func removeUnnamed(in subfolder: String, of directory: URL, keeping kept: Set<String>,
+                              isOurs: (String) -> Bool) -> [String] {
+        let removed = unnamed(in: subfolder, of: directory, keeping: kept, isOurs: isOurs).filter {
+            (try? FileManager.default.removeItem(at: directory.appendingPathComponent($0))) != nil
         }
+        // Fails, as it should, unless the folder is empty.
+        rmdir(directory.appendingPathComponent(subfolder).fileSystemPath)
+        return removed
     }
 
     /// Whether `file` is a plain name inside `cards/`, the only place cardbake writes card files.
@@ -174,7 +197,7 @@ final class ManifestInPlace: Sendable {
     var outline: CardManifest.Outline? {
         loaded.withLock { loaded in
             if let outline = loaded { return outline }
-            let outline = CardManifest.Outline.read(from: url, digest: { ContentDigest.sha256($0) })
+            let outline = CardManifest.Outline.read(from: url, digest: ContentDigest.sha256OfData)
             loaded = .some(outline)
             return outline
         }

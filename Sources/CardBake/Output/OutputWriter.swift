@@ -69,11 +69,8 @@ struct OutputWriter: Sendable {
         let written = pages.withLock { $0 }
         // The previous manifest's pages stay until the next build, so that a reader that opened its
         // root as this build replaced it can still read them.
-        let kept = Set(written.keys).union(previous?.pages ?? [])
-        let removed = try previous.map {
-            OutputFolder.remove($0.files.subtracting(try files()).subtracting(kept), in: folder.directory)
-        } ?? []
-        folder.removePages(keeping: kept)
+        folder.removePages(keeping: Set(written.keys).union(previous?.pages ?? []))
+        let removed = try previous.map { OutputFolder.remove($0.files.subtracting(try files()), in: folder.directory) } ?? []
         return ManifestReplacement(digest: digest, pages: written.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
                                    removed: removed)
     }
@@ -101,7 +98,7 @@ struct OutputWriter: Sendable {
         backup.restore()
         guard let noted = journal.noted else { return }
         let listed: Set<String>
-        if let outline = CardManifest.Outline.read(from: folder.manifestURL, digest: { ContentDigest.sha256($0) }) {
+        if let outline = CardManifest.Outline.read(from: folder.manifestURL, digest: ContentDigest.sha256OfData) {
             listed = outline.files
         } else if access(folder.manifestURL.fileSystemPath, F_OK) != 0 && errno == ENOENT {
             listed = []
@@ -143,13 +140,5 @@ enum OutputError: Error, Sendable, CustomStringConvertible {
         case let .missingBlob(file):
             "the cache lost the bitmap for \(file) during the build; run the build again"
         }
-    }
-}
-
-extension CardManifest {
-    /// The digest of the manifest's root as a build writes it, which names every page by its digest:
-    /// the identity of the whole manifest.
-    var rootDigest: ContentDigest {
-        get throws { ContentDigest.sha256(try written { ContentDigest.sha256($0) }) }
     }
 }

@@ -99,7 +99,7 @@ private struct ShardPart {
         }
         do {
             manifest = try CardManifest(reading: ManifestReader(root: manifestData, source: manifestURL.relativePath,
-                                                                digest: { ContentDigest.sha256($0) }) { file in
+                                                                digest: ContentDigest.sha256OfData) { file in
                 try Data(contentsOf: folder.appendingPathComponent(file))
             })
         } catch {

@@ -1,3 +1,4 @@
+import CardBakeCache
 import Foundation
 @testable import CardBake
 @testable import CardBakeManifest
@@ -32,6 +33,11 @@ struct GalleryWriterTests {
     static func identities(_ fixture: BuildFixture) -> [String: [AnyHashable]] { GalleryFolder(fixture.output).identities }
 
     /// The text of the output folder's file `name`.
+    /// The gallery of `manifest`, the fixture's manifest in place.
+    static func gallery(_ fixture: BuildFixture, _ manifest: CardManifest) throws -> Gallery {
+        Gallery(of: manifest, digest: try ContentDigest.sha256(ofFileAt: fixture.output.appendingPathComponent(CardManifest.fileName)))
+    }
+
     static func text(_ fixture: BuildFixture, _ name: String) throws -> String {
         String(decoding: try Data(contentsOf: Self.file(fixture, name)), as: UTF8.self)
     }
@@ -41,7 +47,7 @@ struct GalleryWriterTests {
         let fixture = try Self.fixture()
         try await fixture.build()
         let manifest = try #require(fixture.manifest)
-        let expected = try Gallery(of: manifest)
+        let expected = try Self.gallery(fixture, manifest)
         var chunks: [String: Data] = [:]
         let expectedPage = try expected.make { chunks[$0.file] = $0.bytes }
         #expect(try Data(contentsOf: Self.file(fixture, Gallery.pageName)) == expectedPage.html)
@@ -76,7 +82,7 @@ struct GalleryWriterTests {
         #expect(try written.contains { try Self.text(fixture, $0).contains(#"["beta","Beta & <Co>"]"#) }, "\(written)")
         #expect(written.count == removed.count && (1...2).contains(written.count), "\(written), \(removed)")
         #expect(after[Gallery.pageName] != before[Gallery.pageName])
-        #expect(try Gallery(of: try #require(fixture.manifest)).version != expected.version)
+        #expect(try Self.gallery(fixture, try #require(fixture.manifest)).version != expected.version)
     }
 
     @Test("A gallery deleted or edited is reported by check and written again by the next build, even a no-op one")

@@ -21,4 +21,10 @@ extension CardManifest {
         try root.write(to: url)
         return (url, pages)
     }
+
+    /// The digest of the manifest's root as a build writes it, which names every page by its digest:
+    /// the identity of the whole manifest.
+    var rootDigest: ContentDigest {
+        get throws { ContentDigest.sha256(try written(page: ContentDigest.sha256OfData)) }
+    }
 }
