@@ -24,6 +24,8 @@ package final class IndexedArtifactStore: ArtifactStoring {
     private let base: any ArtifactStoring
     private let file: URL?
     private let index = Mutex(Index.unread)
+    /// Where the file's intact part ended when it was loaded or last saved: a save appends there.
+    private let savedEnd = Mutex<RecordLog.End?>(nil)
     private let added = Mutex(AddedRecords())
     private let use: Mutex<Use>
 
@@ -49,13 +51,20 @@ package final class IndexedArtifactStore: ArtifactStoring {
             var entries: UsedEntries<ContentDigest, Data>
             switch index {
             case .loaded(let loaded): entries = loaded
-            case .read(let bytes): entries = UsedEntries(loaded: bytes.flatMap(Self.decodeEntries) ?? [:])
-            case .unread: entries = UsedEntries(loaded: file.flatMap(Self.savedEntries) ?? [:])
+            case .read(let bytes): entries = UsedEntries(loaded: loadEntries(bytes))
+            case .unread: entries = UsedEntries(loaded: loadEntries(file.flatMap(Self.savedBytes)))
             }
             index = .unread  // `entries` is then the only reference to its tables, so `body` changes them in place.
             defer { index = .loaded(entries) }
             return body(&entries)
         }
+    }
+
+    /// The entries of the file's `bytes`, noting where its intact part ends.
+    private func loadEntries(_ bytes: Data?) -> [ContentDigest: Data] {
+        guard let file, let bytes, let saved = Self.decode(bytes, of: file) else { return [:] }
+        savedEnd.withLock { $0 = saved.end }
+        return saved.entries
     }
 
     /// The action result under `key` as the index holds it, without asking the underlying store; found
@@ -71,7 +80,7 @@ package final class IndexedArtifactStore: ArtifactStoring {
                 bytes = file.flatMap(Self.savedBytes)
                 index = .read(bytes)
             }
-            return .some(bytes.flatMap { Self.record(for: key, inIndex: $0) })
+            return .some(file.flatMap { file in bytes.flatMap { Self.record(for: key, inIndex: $0, of: file) } })
         }
         let found = fromFile ?? indexedActionResult(for: key)
         use.withLock { $0.actionResultLookedUp(found: found != nil) }
@@ -159,36 +168,39 @@ package final class IndexedArtifactStore: ArtifactStoring {
         use.withLock { $0.usage }
     }
 
-    /// Writes atomically to `file` the action results looked up or stored since loading; writes
-    /// nothing if that would not change the file, or if the index was never used.
+    /// Saves to `file` the action results looked up or stored since loading: what changed appended to
+    /// the file loaded (``RecordLog``), or the whole index written; writes nothing if that would not
+    /// change the file, or if the index was never used.
+    ///
+    /// - Throws: ``FileSystemError/cannotWrite(path:errno:)`` naming the file, or
+    ///   ``FileSystemError/cannotRead(path:errno:)`` when a record added cannot be read back.
     package func save(to file: URL) throws {
-        let pending = index.withLock { index -> (entries: [ContentDigest: Data], generation: Int)? in
+        guard let pending = index.withLock({ index -> UsedEntries<ContentDigest, Data>.PendingSave? in
             guard case .loaded(let entries) = index else { return nil }
             return entries.pendingSave()
-        }
-        guard let pending else { return }
-        try added.withLock { added in
-            // A key is either in the saved index or added, never both.
-            let entries = (pending.entries.map { (key: $0.key, record: SavedRecord.loaded($0.value)) }
-                + (try added.entries()).map { (key: $0.key, record: SavedRecord.spooled(at: $0.offset)) })
-                .sorted { $0.key < $1.key }
-            try DigestingFile.writeChecksummed(to: file) { sink in
-                try Self.writeEntries(entries.map(\.key), record: { position in
-                    switch entries[position].record {
-                    case .loaded(let record): record
-                    case .spooled(let offset): try added.record(at: offset)
-                    }
-                }, to: sink)
+        }) else { return }
+        // A key is either in the loaded index or added, never both.
+        let added = try self.added.withLock { try $0.entries() }
+        let emitAdded: RecordLog.Changes = { emit in
+            for entry in added {
+                try emit((Data(entry.key.bytes), try self.added.withLock { try $0.record(at: entry.offset) }))
             }
         }
-        withIndex { $0.saved(pending.generation) }
+        let end = try Self.log(at: file).save(
+            pending.changed.count + pending.removed.count + added.count,
+            changes: { emit in
+                for (key, record) in pending.changed { try emit((Data(key.bytes), record)) }
+                for key in pending.removed { try emit((Data(key.bytes), nil)) }
+                try emitAdded(emit)
+            },
+            entries: pending.kept + added.count, note: 0, after: file == self.file ? savedEnd.withLock { $0 } : nil
+        ) { emit in
+            for (key, record) in withIndex({ $0.usedEntries }) { try emit((Data(key.bytes), record)) }
+            try emitAdded(emit)
+        }
+        withIndex { $0.saved(pending) }
+        savedEnd.withLock { $0 = end }
     }
-}
-
-/// Where a record the index saves is: decoded from the saved index, or in the spool of those added.
-private enum SavedRecord {
-    case loaded(Data)
-    case spooled(at: Int64)
 }
 
 /// The records a build added to the index, each after its key and length in a ``SpoolFile`` beside
@@ -281,23 +293,29 @@ private struct AddedRecords {
 extension IndexedArtifactStore {
     /// The keys of the index saved in `file`: the action results the build that saved it used.
     package static func keys(inIndexAt file: URL) -> Set<ContentDigest> {
-        Set(savedEntries(in: file)?.keys ?? [:].keys)
+        Set(savedBytes(in: file).flatMap { decode($0, of: file) }?.entries.keys ?? [:].keys)
     }
 
-    /// Rewrites the index saved in `file` without `keys` (entries removed from the cache, which it
-    /// must no longer answer); a missing or unreadable index is left as it is.
+    /// Removes `keys` from the index saved in `file` (entries removed from the cache, which it must
+    /// no longer answer); a missing or unreadable index is left as it is.
     ///
-    /// - Throws: the errors of ``AtomicFileWriter/write(_:to:)``.
+    /// - Throws: ``FileSystemError/cannotWrite(path:errno:)`` naming the file.
     package static func remove(_ keys: Set<ContentDigest>, fromIndexAt file: URL) throws {
-        guard let entries = savedEntries(in: file) else { return }
-        let kept = entries.filter { !keys.contains($0.key) }
-        if kept.count != entries.count {
-            try AtomicFileWriter.write(encode(kept), to: file)
+        guard let saved = savedBytes(in: file).flatMap({ decode($0, of: file) }) else { return }
+        let removed = keys.filter { saved.entries[$0] != nil }
+        guard !removed.isEmpty else { return }
+        _ = try log(at: file).save(removed.count, changes: { emit in
+            for key in removed { try emit((Data(key.bytes), nil)) }
+        }, entries: saved.entries.count - removed.count, note: 0, after: saved.end) { emit in
+            for (key, record) in saved.entries where !removed.contains(key) { try emit((Data(key.bytes), record)) }
         }
     }
 
-    private static func savedEntries(in file: URL) -> [ContentDigest: Data]? {
-        savedBytes(in: file).flatMap(decodeEntries)
+    /// Writes `entries` as the whole index file `file`.
+    package static func write(_ entries: [ContentDigest: Data], to file: URL) throws {
+        try log(at: file).write({ emit in
+            for (key, record) in entries { try emit((Data(key.bytes), record)) }
+        }, note: 0)
     }
 
     /// The bytes of the index saved in `file`; nil when there is none.
@@ -386,81 +404,31 @@ private struct UsedBlobs {
     }
 }
 
-/// The index file, integers big-endian:
-///
-///     "cardbake-ac-index 1\n"
-///     UInt32 entry count
-///     per entry: 32 key bytes, UInt32 record length, record
-///     32-byte SHA-256 of everything before it
-///
-/// A file that does not start with this exact header, or fails its checksum, is ignored whole.
+/// The index file: a ``RecordLog`` named `index`, keyed by the action's 32-byte key, each value its
+/// record; the notes are unused.
 extension IndexedArtifactStore {
-    private static let header = Array("cardbake-ac-index 1\n".utf8)
-
-    package static func encode(_ entries: [ContentDigest: Data]) -> Data {
-        var bytes = Data()
-        let keys = entries.keys.sorted()
-        writeEntries(keys, record: { entries[keys[$0]]! }, to: { bytes.append($0) })
-        return bytes.appendingChecksum()
+    private static func log(at file: URL) -> RecordLog {
+        RecordLog(file: file, name: "index")
     }
 
-    /// Hands `sink` an index file a piece at a time, all but its checksum: the header, then the entry
-    /// of each of `keys` (in increasing order) with its `record`, by its position in `keys`.
-    private static func writeEntries(_ keys: [ContentDigest], record: (Int) throws -> Data,
-                                     to sink: (Data) throws -> Void) rethrows {
-        var start = header
-        start.appendBigEndian(UInt32(keys.count))
-        try sink(Data(start))
-        for (position, key) in keys.enumerated() {
-            let bytes = try record(position)
-            var head = key.bytes
-            head.appendBigEndian(UInt32(bytes.count))
-            try sink(Data(head))
-            try sink(bytes)
-        }
-    }
-
-    /// The entries of an index file; nil if it is not one, of this version, intact.
-    package static func decodeEntries(_ file: Data) -> [ContentDigest: Data]? {
+    /// The entries of an index file's `bytes`, read from `file`, and where its intact part ends; nil
+    /// if they are not an index of this version.
+    static func decode(_ bytes: Data, of file: URL) -> (entries: [ContentDigest: Data], end: RecordLog.End)? {
         var entries: [ContentDigest: Data] = [:]
-        let intact = walk(file) { count in
-            entries.reserveCapacity(count)
-        } entry: { key, record in
-            entries[key] = Data(record)
+        let end = log(at: file).read(bytes) { _, key, record in
+            guard let key = ContentDigest(bytes: key) else { return }
+            entries[key] = record.map { Data($0) }
         }
-        return intact ? entries : nil
+        return end.map { (entries, $0) }
     }
 
-    /// The record under `key` in an index file, found without decoding the others; nil if the file
-    /// has none, or is not an index of this version, intact.
-    static func record(for key: ContentDigest, inIndex file: Data) -> Data? {
+    /// The record under `key` in an index file's `bytes`, found without keeping the others; nil if
+    /// the file has none, or is not an index of this version.
+    static func record(for key: ContentDigest, inIndex bytes: Data, of file: URL) -> Data? {
         var found: Data?
-        let intact = walk(file) { _ in } entry: { entryKey, record in
-            if found == nil, entryKey == key { found = Data(record) }
+        _ = log(at: file).read(bytes) { _, entryKey, record in
+            if entryKey.elementsEqual(key.bytes) { found = record.map { Data($0) } }
         }
-        return intact ? found : nil
-    }
-
-    /// Calls `entry` for each entry of an index file, after `count` with their number (bounded by
-    /// the file's size); whether the file is an intact index of this version.
-    private static func walk(_ file: Data, count: (Int) -> Void,
-                             entry: (ContentDigest, UnsafeRawBufferPointer) -> Void) -> Bool {
-        guard file.starts(with: header), let body = file.removingChecksum() else { return false }
-        return body.withUnsafeBytes { bytes in
-            var reader = BinaryReader(bytes: bytes, offset: header.count)
-            guard let total = reader.integer(UInt32.self) else { return false }
-            count(min(Int(total), reader.remaining / 36))
-            var previous: ContentDigest?
-            for _ in 0..<total {
-                guard let keyBytes = reader.bytes(32), let key = ContentDigest(bytes: keyBytes),
-                      let length = reader.integer(UInt32.self),
-                      let record = reader.bytes(Int(length)) else { return false }
-                // Written in increasing key order, so no key repeats.
-                guard previous.map({ $0 < key }) ?? true else { return false }
-                previous = key
-                entry(key, record)
-            }
-            return reader.remaining == 0
-        }
+        return found
     }
 }

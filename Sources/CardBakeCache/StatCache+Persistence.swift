@@ -2,63 +2,57 @@ import CardBakeFiles
 import CardBakeManifest
 import Foundation
 
-/// The stat-cache file, all integers big-endian:
-///
-///     "cardbake-stat-cache 2\n"
-///     UInt32 entry count
-///     Int64 saved at: the moment of recording of every entry (nanoseconds since 1970)
-///     per entry: UInt32 path length, path (UTF-8), Int64 size, Int64 modification time,
-///                UInt64 inode, Int64 change time, 32 digest bytes
-///     32-byte SHA-256 of everything before it
-///
-/// A file that does not start with this exact header, or fails its checksum, is ignored whole:
-/// changing the format means changing the header's version.
+/// The stat-cache file: a ``RecordLog`` named `stat-cache`, keyed by path (UTF-8), each value the
+/// file's size, modification time, inode and change time (Int64, Int64, UInt64, Int64, big-endian)
+/// then its 32 digest bytes. A frame's note is the moment it was saved (nanoseconds since 1970):
+/// the moment of recording of every entry in it.
 extension StatCache {
-    private static let header = Array("cardbake-stat-cache 2\n".utf8)
-    /// The bytes of an entry other than its path.
-    private static let fixedEntrySize = 4 + 4 * 8 + 32
-
-    /// The file holding `entries`, recorded at `savedAt` (their own moments of recording are not kept).
-    package static func encode(_ entries: [String: Entry], savedAt: Int64) -> Data {
-        var body = Data()
-        encode(entries, savedAt: savedAt) { body.append($0) }
-        return body.appendingChecksum()
+    /// The stat-cache file at `file`.
+    static func log(at file: URL) -> RecordLog {
+        RecordLog(file: file, name: "stat-cache")
     }
 
-    /// Hands `sink` the file holding `entries` but those at the paths in `leftOut` (which must have
-    /// entries), all but its checksum, an entry at a time.
-    package static func encode(_ entries: [String: Entry], leavingOut leftOut: Set<String> = [], savedAt: Int64,
-                               to sink: (Data) throws -> Void) rethrows {
-        var bytes = header
-        bytes.appendBigEndian(UInt32(entries.count - leftOut.count))
-        bytes.appendBigEndian(savedAt)
-        try sink(Data(bytes))
-        for (path, entry) in entries where !leftOut.contains(path) {
-            bytes.removeAll(keepingCapacity: true)
-            bytes.appendText(path)
-            bytes.appendFileStatus(entry.status)
-            bytes.append(contentsOf: entry.digest.bytes)
-            try sink(Data(bytes))
-        }
+    /// A stat-cache file's entries and where its intact part ends.
+    struct Contents {
+        var entries: [String: Entry]
+        let end: RecordLog.End?
+
+        static let empty = Contents(entries: [:], end: nil)
     }
 
-    /// The entries in a stat-cache file, each recorded when the file was saved; nil if it is not
-    /// one, of this version, intact.
-    package static func decodeEntries(_ file: Data) -> [String: Entry]? {
-        guard file.starts(with: header), let body = file.removingChecksum() else { return nil }
-        return body.withUnsafeBytes { bytes in
-            var reader = BinaryReader(bytes: bytes, offset: header.count)
-            guard let count = reader.integer(UInt32.self), let savedAt = reader.integer(Int64.self) else { return nil }
-            var entries: [String: Entry] = [:]
-            // The count is checked against the entries read; bounding the reservation by the bytes left
-            // keeps a file with a huge count from reserving memory it does not describe.
-            entries.reserveCapacity(min(Int(count), reader.remaining / fixedEntrySize))
-            for _ in 0..<count {
-                guard let path = reader.text(), let status = reader.fileStatus(),
-                      let digest = reader.bytes(32).flatMap(ContentDigest.init(bytes:)) else { return nil }
-                entries[path] = Entry(status: status, digest: digest, recordedAt: savedAt)
+    /// The entries in `bytes`, read from `file`, each recorded when its frame was saved; empty when
+    /// they are not a stat-cache file of this version.
+    static func decode(_ bytes: Data, of file: URL) -> Contents {
+        var entries: [String: Entry] = [:]
+        let end = log(at: file).read(bytes) { savedAt, key, value in
+            let path = String(decoding: key, as: UTF8.self)
+            guard let value else {
+                entries[path] = nil
+                return
             }
-            return reader.remaining == 0 && entries.count == Int(count) ? entries : nil
+            var reader = BinaryReader(bytes: value, offset: 0)
+            // A value of another shape drops the path's entry: it can only cost a read of the file.
+            guard let status = reader.fileStatus(), let digest = reader.bytes(32).flatMap(ContentDigest.init(bytes:)),
+                  reader.remaining == 0 else {
+                entries[path] = nil
+                return
+            }
+            entries[path] = Entry(status: status, digest: digest, recordedAt: savedAt)
         }
+        return end.map { Contents(entries: entries, end: $0) } ?? .empty
+    }
+
+    /// `entry` as a change of the file.
+    static func change(_ path: String, _ entry: Entry?) -> RecordLog.Change {
+        guard let entry else { return (Data(path.utf8), nil) }
+        var value: [UInt8] = []
+        value.appendFileStatus(entry.status)
+        value.append(contentsOf: entry.digest.bytes)
+        return (Data(path.utf8), Data(value))
+    }
+
+    /// Writes `entries`, recorded at `savedAt`, as the whole stat-cache file `file`.
+    package static func write(_ entries: [String: Entry], savedAt: Int64, to file: URL) throws {
+        try log(at: file).write({ emit in try entries.forEach { try emit(change($0.key, $0.value)) } }, note: savedAt)
     }
 }

@@ -67,6 +67,8 @@ package final class StatCache: Sendable {
 
     private struct State {
         var entries: UsedEntries<String, Entry>
+        /// The file the entries were loaded from and where its intact part ended: a save to it appends.
+        var loaded: (file: URL, end: RecordLog.End)?
         var hits = 0
         var misses = 0
 
@@ -93,18 +95,20 @@ package final class StatCache: Sendable {
     /// system's, and `sleep` for waiting that many nanoseconds on it.
     package convenience init(loadingFrom file: URL?, clock: @escaping @Sendable () -> Int64,
                              sleep: @escaping @Sendable (_ nanoseconds: Int64) -> Void) {
-        self.init(entries: SavedFile(reading: file).takeEntries(), clock: clock, sleep: sleep)
+        self.init(SavedFile(reading: file), clock: clock, sleep: sleep)
     }
 
     /// A stat cache made from `saved`, read earlier, if its file is still the one read; else from the file as it is now.
     package convenience init(loading saved: SavedFile) {
-        self.init(entries: saved.isCurrent ? saved.takeEntries() : SavedFile(reading: saved.file).takeEntries(),
+        self.init(saved.isCurrent ? saved : SavedFile(reading: saved.file),
                   clock: StatCache.currentTime, sleep: StatCache.sleep(nanoseconds:))
     }
 
-    private init(entries: [String: Entry], clock: @escaping @Sendable () -> Int64,
+    private init(_ saved: SavedFile, clock: @escaping @Sendable () -> Int64,
                  sleep: @escaping @Sendable (_ nanoseconds: Int64) -> Void) {
-        state = Mutex(State(entries: UsedEntries(loaded: entries)))
+        let contents = saved.takeContents()
+        let loaded = saved.file.flatMap { file in contents.end.map { (file: file, end: $0) } }
+        state = Mutex(State(entries: UsedEntries(loaded: contents.entries), loaded: loaded))
         self.clock = clock
         self.sleep = sleep
     }
@@ -117,7 +121,7 @@ package final class StatCache: Sendable {
     /// whole build; a later one reads the file again.
     package struct SavedFile: Sendable {
         package let file: URL?
-        private let entries: Handover
+        private let contents: Handover
         private let status: FileStatus?
 
         /// The entries of `file`; none if it is nil, missing, damaged or of another format version.
@@ -125,24 +129,25 @@ package final class StatCache: Sendable {
             self.file = file
             let opened = file.flatMap { try? ReadableFile(path: $0.fileSystemPath) }
             status = try? opened?.status()
-            entries = Handover((try? opened?.readToEnd()).flatMap(StatCache.decodeEntries) ?? [:])
+            let bytes = try? opened?.readToEnd()
+            contents = Handover(file.flatMap { file in bytes.map { StatCache.decode($0, of: file) } } ?? .empty)
         }
 
         /// The entries read, given up by this value; read again if they were given up before.
-        fileprivate func takeEntries() -> [String: Entry] {
-            entries.take() ?? SavedFile(reading: file).takeEntries()
+        fileprivate func takeContents() -> Contents {
+            contents.take() ?? SavedFile(reading: file).takeContents()
         }
 
-        /// Entries that copies of a ``SavedFile`` share, until one takes them.
+        /// What copies of a ``SavedFile`` share, until one takes it.
         private final class Handover: Sendable {
-            private let entries: Mutex<[String: Entry]?>
+            private let contents: Mutex<Contents?>
 
-            init(_ entries: [String: Entry]) {
-                self.entries = Mutex(entries)
+            init(_ contents: Contents) {
+                self.contents = Mutex(contents)
             }
 
-            func take() -> [String: Entry]? {
-                entries.withLock { $0.take() }
+            func take() -> Contents? {
+                contents.withLock { $0.take() }
             }
         }
 
@@ -208,40 +213,52 @@ package final class StatCache: Sendable {
         remember(Entry(status: try FileStatus(path: path), digest: digest, recordedAt: recordedAt), forPath: path)
     }
 
-    /// Writes atomically to `file` the entries of the files looked up or recorded since loading, so
-    /// files that left the build (deleted images, removed cards' outputs) do not accumulate; writes
+    /// Saves to `file` the entries of the files looked up or recorded since loading, so files that
+    /// left the build (deleted images, removed cards' outputs) do not accumulate: what changed since
+    /// loading is appended to the file loaded (``RecordLog``), or the whole table written; writes
     /// nothing if that would not change the file.
     ///
-    /// The entries still inside the fine margin are settled first (see ``StatCache``): one wait until
-    /// the newest of their times is past the margin, then each file is examined and hashed again, and
-    /// its entry kept only when both still match. The file records the moment after that as the
-    /// moment of recording of every entry in it.
+    /// The entries set since loading and still inside the fine margin are settled first (see
+    /// ``StatCache``): one wait until the newest of their times is past the margin, then each file is
+    /// examined and hashed again, and its entry kept only when both still match. The file records the
+    /// moment after that as the moment of recording of every entry it gains.
     ///
-    /// - Throws: the errors of ``AtomicFileWriter/write(_:to:)``.
+    /// - Throws: ``FileSystemError/cannotWrite(path:errno:)`` naming the file.
     package func save(to file: URL) throws {
-        guard let pending = state.withLock({ $0.entries.pendingSave() }) else { return }
-        let changed = changedWhileRacy(pending.entries)
-        try DigestingFile.writeChecksummed(to: file) { sink in
-            try Self.encode(pending.entries, leavingOut: changed, savedAt: clock(), to: sink)
+        guard let (pending, loaded) = state.withLock({ state in state.entries.pendingSave().map { ($0, state.loaded) } })
+        else { return }
+        let changedWhileRacy = changedWhileRacy(pending.changed)
+        let savedAt = clock()
+        let changes = pending.changed.map { Self.change($0.key, changedWhileRacy.contains($0.key) ? nil : $0.value) }
+            + pending.removed.map { Self.change($0, nil) }
+        let end = try Self.log(at: file).save(changes.count, changes: { try changes.forEach($0) },
+                                              entries: pending.kept - changedWhileRacy.count, note: savedAt,
+                                              after: loaded?.file == file ? loaded?.end : nil) { emit in
+            for (path, entry) in state.withLock({ $0.entries.usedEntries }) where !changedWhileRacy.contains(path) {
+                try emit(Self.change(path, entry))
+            }
         }
-        state.withLock { $0.entries.saved(pending.generation) }
+        state.withLock { state in
+            state.entries.saved(pending)
+            state.loaded = (file, end)
+        }
     }
 
     /// The paths of `entries` whose files changed: those racy now and on a file system with
     /// sub-second times are waited out and checked against their files. Entries with the coarse
     /// margin are left as they are (waiting up to 2 s would cost more than reading them again in the
     /// next build), and so are those with times after now (a clock set back, a file dated in the future).
-    private func changedWhileRacy(_ entries: [String: Entry]) -> Set<String> {
+    private func changedWhileRacy(_ entries: [(key: String, value: Entry)]) -> Set<String> {
         let now = clock()
         let racy = entries.filter { _, entry in
             !entry.isTrusted(at: now) && entry.racyMargin == Self.fineRacyMargin
                 && entry.trustedFrom <= now + Self.fineRacyMargin + 1
         }
-        guard let trustedFrom = racy.values.map(\.trustedFrom).max() else { return [] }
+        guard let trustedFrom = racy.map(\.value.trustedFrom).max() else { return [] }
         if trustedFrom > now {
             sleep(trustedFrom - now)
         }
-        return Set(racy.lazy.filter { path, entry in !Self.unchanged(entry, at: path) }.map(\.key))
+        return Set(racy.lazy.filter { !Self.unchanged($0.value, at: $0.key) }.map(\.key))
     }
 
     /// Whether the file at `path` still has the entry's status and digest.

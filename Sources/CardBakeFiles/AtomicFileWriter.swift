@@ -169,7 +169,7 @@ package enum AtomicFileWriter {
     }
 
     /// Writes every byte, resuming after partial writes and interruptions by signals; returns `errno` on failure.
-    static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
+    package static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
         var written = 0
         while written < bytes.count {
             let count = Glibc.write(descriptor, bytes.baseAddress! + written, bytes.count - written)

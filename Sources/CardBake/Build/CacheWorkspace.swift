@@ -83,7 +83,7 @@ struct CacheWorkspace {
             group.addTask { try? textCoverage.save(to: folder.appendingPathComponent(Self.textCoverageFile)) }
             group.addTask {
                 var uses = CacheEntryUses(loadingFrom: folder)
-                store.forEachUsedEntry { uses.use($0, at: now) }
+                uses.recordBuild(using: store.forEachUsedEntry, at: now)
                 try? uses.save(in: folder)
             }
         }

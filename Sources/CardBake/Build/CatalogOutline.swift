@@ -70,17 +70,21 @@ extension CatalogOutline {
     ///     UInt32 image count, each image's path
     ///     UInt32 font count, each font request: UInt8 kind (0 a family, 1 a file), the family or the
     ///         path (as ``FontRequest/description`` has it, so that the whole-build key is the same)
-    ///     UInt32 card count, each card: its ID, UInt32 index, its bitmaps' extension, UInt8 scale count,
-    ///         a UInt8 per scale
+    ///     UInt32 kind count, each kind of card: its bitmaps' extension, UInt8 scale count, a UInt8 per scale
+    ///     UInt32 run count, each run of cards of one kind: UInt16 kind, UInt32 card count
+    ///     UInt32 card count, each card's ID as UInt8 bytes shared with the previous card's ID, UInt8
+    ///         count of the rest, the rest (an ID is at most 100 ASCII bytes): a few bytes a card for
+    ///         IDs that count up, so that the whole file a build rewrites after an edit stays small
     ///     32-byte SHA-256 of everything before it
     ///
-    /// A file that does not start with this exact header, or fails its checksum, is ignored.
+    /// A card's index is its position: only a build of the whole catalog keeps an outline. A file that
+    /// does not start with this exact header, or fails its checksum, is ignored.
     struct Saved: Sendable {
         let key: ContentDigest
         let outline: CatalogOutline
 
         static let fileName = "catalog-outline"
-        private static let header = Array("cardbake-catalog-outline 2\n".utf8)
+        private static let header = Array("cardbake-catalog-outline 3\n".utf8)
 
         /// The outline kept in `cache` while the file at `catalog` had the status it has now; nil when
         /// there is none, the status differs, or the file is damaged or of another version. The status
@@ -119,7 +123,9 @@ extension CatalogOutline {
         /// Keeps `outline` in `cache` under `key`, with the catalog file's status now; a catalog that
         /// cannot be examined keeps none (a failure to write only costs the next build a parse).
         static func keep(_ outline: CatalogOutline, key: ContentDigest, catalog: URL, in cache: URL) {
-            guard let status = try? FileStatus(path: catalog.fileSystemPath) else { return }
+            let runs = KindRuns(outline.cards)
+            guard outline.cards.indices.elementsEqual(outline.cards.map(\.index)), runs.fit(outline.cards),
+                  let status = try? FileStatus(path: catalog.fileSystemPath) else { return }
             var bytes = header + key.bytes
             bytes.appendFileStatus(status)
             bytes.appendBigEndian(UInt32(outline.imagePaths.count))
@@ -137,13 +143,26 @@ extension CatalogOutline {
                     bytes.appendText(url.path)
                 }
             }
+            bytes.appendBigEndian(UInt32(runs.kinds.count))
+            for kind in runs.kinds {
+                bytes.appendText(kind.fileExtension)
+                bytes.append(UInt8(kind.scales.count))
+                bytes.append(contentsOf: kind.scales.map(UInt8.init))
+            }
+            bytes.appendBigEndian(UInt32(runs.runs.count))
+            for run in runs.runs {
+                bytes.appendBigEndian(UInt16(run.kind))
+                bytes.appendBigEndian(UInt32(run.count))
+            }
             bytes.appendBigEndian(UInt32(outline.cards.count))
+            var previous: [UInt8] = []
             for card in outline.cards {
-                bytes.appendText(card.id)
-                bytes.appendBigEndian(UInt32(card.index))
-                bytes.appendText(card.fileExtension)
-                bytes.append(UInt8(card.scales.count))
-                bytes.append(contentsOf: card.scales.map(UInt8.init))
+                let id = Array(card.id.utf8)
+                let shared = zip(id, previous).prefix { $0 == $1 }.count
+                bytes.append(UInt8(shared))
+                bytes.append(UInt8(id.count - shared))
+                bytes.append(contentsOf: id[shared...])
+                previous = id
             }
             try? DigestingFile.writeChecksummed(to: cache.appendingPathComponent(fileName)) { sink in
                 try sink(Data(bytes))
@@ -166,16 +185,68 @@ extension CatalogOutline {
                           default: nil
                           }
                       }),
-                      let cards = reader.list({ reader -> Card? in
-                          guard let id = reader.text(), let index = reader.integer(UInt32.self),
-                                let fileExtension = reader.text(), let count = reader.integer(UInt8.self),
+                      let kinds = reader.list({ reader -> Kind? in
+                          guard let fileExtension = reader.text(), let count = reader.integer(UInt8.self),
                                 let scales = reader.bytes(Int(count)) else { return nil }
-                          return Card(id: id, index: Int(index), scales: scales.map(Int.init), fileExtension: fileExtension)
+                          return Kind(fileExtension: fileExtension, scales: scales.map(Int.init))
                       }),
+                      let runs = reader.list({ reader -> (kind: Kind, count: Int)? in
+                          guard let kind = reader.integer(UInt16.self), Int(kind) < kinds.count,
+                                let count = reader.integer(UInt32.self) else { return nil }
+                          return (kinds[Int(kind)], Int(count))
+                      }),
+                      let ids = Self.ids(&reader), ids.count == runs.reduce(0, { $0 + $1.count }),
                       reader.remaining == 32
                 else { return nil }
+                let kindOfEach = runs.flatMap { repeatElement($0.kind, count: $0.count) }
+                let cards = zip(ids, kindOfEach).enumerated().map { index, card in
+                    Card(id: card.0, index: index, scales: card.1.scales, fileExtension: card.1.fileExtension)
+                }
                 return Saved(key: key, outline: CatalogOutline(cards: cards, imagePaths: imagePaths, fontRequests: fontRequests))
             }
+        }
+
+        /// The cards' IDs, each written as the bytes it shares with the one before and the rest.
+        private static func ids(_ reader: inout BinaryReader) -> [String]? {
+            var previous: [UInt8] = []
+            return reader.list { reader -> String? in
+                guard let shared = reader.integer(UInt8.self), Int(shared) <= previous.count,
+                      let restCount = reader.integer(UInt8.self), let rest = reader.bytes(Int(restCount)) else { return nil }
+                previous = Array(previous[..<Int(shared)]) + rest
+                return String(decoding: previous, as: UTF8.self)
+            }
+        }
+    }
+
+    /// What cards share: their bitmaps' extension and scales.
+    struct Kind: Hashable {
+        let fileExtension: String
+        let scales: [Int]
+    }
+
+    /// The kinds of a catalog's cards, and the runs of cards of one kind in catalog order.
+    struct KindRuns {
+        private(set) var kinds: [Kind] = []
+        private(set) var runs: [(kind: Int, count: Int)] = []
+
+        init(_ cards: [Card]) {
+            var numbers: [Kind: Int] = [:]
+            for card in cards {
+                let kind = Kind(fileExtension: card.fileExtension, scales: card.scales)
+                let number = numbers[kind] ?? {
+                    kinds.append(kind)
+                    numbers[kind] = kinds.count - 1
+                    return kinds.count - 1
+                }()
+                if runs.last?.kind == number { runs[runs.count - 1].count += 1 } else { runs.append((number, 1)) }
+            }
+        }
+
+        /// Whether the file's fields hold these kinds and `cards`' IDs: at most 65,536 kinds, scales
+        /// of 1 to 255 and at most 255 of them, IDs of at most 255 bytes (the catalog allows 100).
+        func fit(_ cards: [Card]) -> Bool {
+            kinds.count <= 65_536 && kinds.allSatisfy { $0.scales.count <= 255 && $0.scales.allSatisfy((1...255).contains) }
+                && cards.allSatisfy { $0.id.utf8.count <= 255 }
         }
     }
 }

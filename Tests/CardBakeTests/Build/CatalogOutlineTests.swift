@@ -34,7 +34,9 @@ struct CatalogOutlineTests {
         try Data("{}".utf8).write(to: catalog)
         let outline = CatalogOutline(cards: [
             .init(id: "ünïcode-1", index: 0, scales: [1, 2, 3], fileExtension: "png"),
-            .init(id: "b", index: 7, scales: [4], fileExtension: "webp"),
+            .init(id: "b", index: 1, scales: [4], fileExtension: "webp"),
+            .init(id: "b2", index: 2, scales: [4], fileExtension: "webp"),
+            .init(id: "ünïcode-3", index: 3, scales: [1, 2, 3], fileExtension: "png"),
         ], imagePaths: ["/images/a.jpg", "/images/ß.png"],
            fontRequests: [.family("Noto Sans Bold"), .file(URL(fileURLWithPath: "/fonts/Lato.ttf", isDirectory: false))])
         let key = ContentDigest.sha256(Data("key".utf8))
@@ -55,6 +57,13 @@ struct CatalogOutlineTests {
         #expect(CatalogOutline.Saved(in: folder.url, describing: catalog) != nil)
         try Data("x".utf8).write(to: catalog)
         #expect(CatalogOutline.Saved(in: folder.url, describing: catalog) == nil, "the catalog's status changed")
+
+        // An outline whose cards are not at their positions (a shard's) is not kept.
+        try FileManager.default.removeItem(at: file)
+        let shard = CatalogOutline(cards: [.init(id: "c", index: 3, scales: [1], fileExtension: "png")],
+                                   imagePaths: [], fontRequests: [])
+        CatalogOutline.Saved.keep(shard, key: key, catalog: catalog, in: folder.url)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 
     @Test("An outline read back names the images and fonts as the parsed catalog does, odd paths included")

@@ -39,7 +39,7 @@ struct CacheCollectorTests {
             for key in protected {
                 index[key] = store.actionResult(for: key)
             }
-            try IndexedArtifactStore.encode(index).write(to: indexFile)
+            try IndexedArtifactStore.write(index, to: indexFile)
             return try CacheCollector(store: store, indexFile: indexFile, references: ArtifactReferences.blobs(namedBy:))
                 .collect(limit, protecting: Set(protected), now: now)
         }

@@ -43,7 +43,6 @@ struct StatCachePersistenceTests {
                 try #expect(loaded.digest(ofFileAt: file) == ContentDigest.sha256(Data("image \(index)".utf8)))
             }
             #expect((loaded.hits, loaded.misses) == (saved.files.count, 0))
-            #expect(StatCache.decodeEntries(StatCache.encode([:], savedAt: 0)) == [:])
         }
     }
 
@@ -115,25 +114,31 @@ struct StatCachePersistenceTests {
         }
     }
 
-    @Test("The file is written in pieces, leaving out the entries asked, and decodes to the rest")
-    func streamedEncoding() throws {
-        // Given: entries enough for a file of several 64 KiB writes.
-        let entries = Dictionary(uniqueKeysWithValues: (0..<3_000).map { index in
-            ("/cards/\(index)/" + String(repeating: "p", count: 40),
-             StatCache.Entry(status: FileStatus(size: Int64(index), modificationTime: 1_000 + Int64(index), inode: UInt64(index),
-                                                changeTime: 2_000 + Int64(index)),
-                             digest: ContentDigest.sha256(Data("\(index)".utf8)), recordedAt: 7))
-        })
-        let leftOut = Set(entries.keys.prefix(10))
-        // When
-        var pieces: [Data] = []
-        StatCache.encode(entries, leavingOut: leftOut, savedAt: 7) { pieces.append($0) }
-        // Then: several pieces, none much over 64 KiB, that decode to every entry but those left out.
-        #expect(pieces.count > 3)
-        #expect(pieces.allSatisfy { $0.count < (1 << 16) + 4096 })
-        let file = pieces.reduce(Data(), +).appendingChecksum()
-        #expect(StatCache.decodeEntries(file) == entries.filter { !leftOut.contains($0.key) })
-        #expect(StatCache.decodeEntries(StatCache.encode(entries, savedAt: 7)) == entries)
+    @Test("A save appends what changed since loading, not the whole table; the next load has it all")
+    func appendsChanges() throws {
+        try withSavedCache { saved in
+            // Given: a build that looks up every file and records one new one.
+            let before = try Data(contentsOf: saved.cacheFile)
+            let loaded = saved.clock.cache(loadingFrom: saved.cacheFile)
+            for file in saved.files {
+                _ = try loaded.digest(ofFileAt: file)
+            }
+            let added = saved.cacheFile.deletingLastPathComponent().appendingPathComponent("added.png")
+            try writeFile("added", to: added)
+            _ = try loaded.digest(ofFileAt: added)
+            // When
+            try loaded.save(to: saved.cacheFile)
+            // Then: the old bytes stay as they were, followed by one frame that holds one entry.
+            let after = try Data(contentsOf: saved.cacheFile)
+            #expect(after.prefix(before.count) == before)
+            #expect(after.count - before.count < 4 + 12 + 4 + added.path.utf8.count + 4 + 64 + 32 + 1)
+            let reloaded = saved.clock.cache(loadingFrom: saved.cacheFile)
+            #expect(reloaded.count == saved.files.count + 1)
+            for file in saved.files + [added] {
+                _ = try reloaded.digest(ofFileAt: file)
+            }
+            #expect((reloaded.hits, reloaded.misses) == (saved.files.count + 1, 0))
+        }
     }
 
     @Test("A saved file's entries go to the first stat cache made from it; a second reads the file again")

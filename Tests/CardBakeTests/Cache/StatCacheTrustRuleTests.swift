@@ -47,7 +47,7 @@ struct StatCacheTrustRuleTests {
             let savedAt = max(status.modificationTime, status.changeTime) + StatCache.fineRacyMargin + moment.offset
             let entry = StatCache.Entry(status: status, digest: recorded, recordedAt: 0)
             let cacheFile = directory.appendingPathComponent("stat-cache")
-            try StatCache.encode([file.path: entry], savedAt: savedAt).write(to: cacheFile)
+            try StatCache.write([file.path: entry], savedAt: savedAt, to: cacheFile)
 
             // When: the next build looks the file up, its clock well past the save.
             let cache = StatCacheTests.futureClock().cache(loadingFrom: cacheFile)
