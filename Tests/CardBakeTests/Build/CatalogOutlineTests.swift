@@ -36,7 +36,8 @@ struct CatalogOutlineTests {
             .init(id: "ünïcode-1", index: 0, scales: [1, 2, 3], fileExtension: "png"),
             .init(id: "b", index: 7, scales: [4], fileExtension: "webp"),
         ], imagePaths: ["/images/a.jpg", "/images/ß.png"],
-           fontRequests: [.family("Noto Sans Bold"), .file(URL(fileURLWithPath: "/fonts/Lato.ttf", isDirectory: false))])
+           fontRequests: [FontRequest(.family("Noto Sans Bold")), FontRequest(.family("Lato"), weight: 300, italic: true),
+                          FontRequest(.file(URL(fileURLWithPath: "/fonts/Lato.ttf", isDirectory: false)), weight: 900)])
         let key = ContentDigest.sha256(Data("key".utf8))
         CatalogOutline.Saved.keep(outline, key: key, catalog: catalog, in: folder.url)
         let saved = try #require(CatalogOutline.Saved(in: folder.url, describing: catalog))
