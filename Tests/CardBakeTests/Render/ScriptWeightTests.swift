@@ -101,6 +101,37 @@ struct ScriptWeightTests {
                 """)
     }
 
+    /// Lato Regular and Lato Bold in one collection, renamed Qato so no installed font shares its family;
+    /// nil without fonts-lato. Left in the temporary folder: fontconfig holds a registered file for the
+    /// process's life.
+    static let collection: URL? = {
+        let lato = URL(fileURLWithPath: "/usr/share/fonts/truetype/lato")
+        guard let regular = try? Data(contentsOf: lato.appendingPathComponent("Lato-Regular.ttf")),
+              let bold = try? Data(contentsOf: lato.appendingPathComponent("Lato-Bold.ttf")) else { return nil }
+        let bytes = FontCollection.bytes(of: [regular, bold], renaming: "Lato", to: "Qato")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cardbake-test-fonts")
+        let file = folder.appendingPathComponent("Qato-\(bytes.count).ttc")
+        if (try? Data(contentsOf: file)) != bytes {
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try? bytes.write(to: file, options: .atomic)
+        }
+        return file
+    }()
+
+    @Test("A font file holding several weights gives its face at the asked weight; asked none, its first face")
+    func fileWithSeveralWeights() throws {
+        guard let file = Self.collection else {
+            try Test.cancel("the test's font collection is made of Lato Regular and Bold: install fonts-lato")
+        }
+        let first = try Self.resolve(TextStyle(font: "Lato", fontFile: file, size: 30, shadow: nil))
+        let bold = try Self.resolve(TextStyle(font: "Lato", fontFile: file, weight: 700, size: 30, shadow: nil))
+        #expect(first.family == "Qato" && first.weight == 400 && first.file.path == file.path)
+        #expect(bold.family == "Qato" && bold.weight == 700 && bold.file.path == file.path)
+        let text = "Keel-billed Toucan"
+        let (boldWidth, firstWidth) = (try Self.mask(text, in: bold).meanStrokeWidth, try Self.mask(text, in: first).meanStrokeWidth)
+        #expect(boldWidth > firstWidth * 1.2, "mean stroke width \(boldWidth) px at 700 against \(firstWidth) px at 400")
+    }
+
     @Test("Italic slants every script's fallback too: the text is drawn from other faces than upright")
     func italicFallback() throws {
         let resolver = FontResolver()
