@@ -224,17 +224,21 @@ static int is_italic(FcPattern *face) {
     return slant != FC_SLANT_ROMAN;
 }
 
-/// The shortest (`longest` 0) or longest (1) of the family names `face` lists: fonts list their
-/// typographic family (e.g. "Lato") and the specific one (e.g. "Lato Heavy"), in no reliable order.
-static const char *family_name(FcPattern *face, int longest) {
+/// The longest of the family names `face` lists: fonts list their typographic family (e.g. "Lato")
+/// and the specific one (e.g. "Lato Heavy"), in no reliable order.
+static const char *specific_family(FcPattern *face) {
     FcChar8 *name = NULL;
-    const char *best = NULL;
-    for (int i = 0; FcPatternGetString(face, FC_FAMILY, i, &name) == FcResultMatch; i++) {
-        size_t length = strlen((const char *) name);
-        if (!best || (longest ? length > strlen(best) : length < strlen(best)))
-            best = (const char *) name;
-    }
-    return best;
+    const char *longest = NULL;
+    for (int i = 0; FcPatternGetString(face, FC_FAMILY, i, &name) == FcResultMatch; i++)
+        if (!longest || strlen((const char *) name) > strlen(longest))
+            longest = (const char *) name;
+    return longest;
+}
+
+static double width_of(FcPattern *face) {
+    double width = FC_WIDTH_NORMAL;
+    FcPatternGetDouble(face, FC_WIDTH, 0, &width);
+    return width;
 }
 
 /// The face fontconfig picks for `family`, as Pango's lookup does; `weight` 0 asks none. NULL when
@@ -254,13 +258,32 @@ static FcPattern *best_match(const char *family, int weight, int italic) {
     return match;
 }
 
+/// The widest family of the face `named` whose faces vary in weight and slant only: the shortest of
+/// its names that, asked at the face's own weight and slant, gives a face of its width and weight
+/// ("Lato" for Lato Heavy, but "DejaVu Sans Condensed" for DejaVu Sans Condensed, as "DejaVu Sans" at
+/// its weight gives the normal width). The longest name when none does.
+static const char *typographic_family(FcPattern *named) {
+    const char *best = NULL;
+    FcChar8 *name = NULL;
+    for (int i = 0; FcPatternGetString(named, FC_FAMILY, i, &name) == FcResultMatch; i++) {
+        if (best && strlen((const char *) name) >= strlen(best))
+            continue;
+        FcPattern *match = best_match((const char *) name, css_weight(named), is_italic(named));
+        if (match && width_of(match) == width_of(named) && css_weight(match) == css_weight(named))
+            best = (const char *) name;
+        if (match)
+            FcPatternDestroy(match);
+    }
+    return best ? best : specific_family(named);
+}
+
 /// Fills `face` for the face `named` (found under `name`, in `file`), or for the face of its
 /// typographic family at `weight` and `italic` when either is asked (ctext_find_face). -1 when out of
 /// memory or no face matches.
 static int choose_face(FcPattern *named, const char *name, const char *file, int weight, int italic, ctext_face *face) {
     FcPattern *match = NULL;
     if (weight != 0 || italic) {
-        name = family_name(named, 0);
+        name = typographic_family(named);
         weight = weight ? weight : css_weight(named);
         FcChar8 *matched = NULL;
         if (!name || !(match = best_match(name, weight, italic))
@@ -315,7 +338,7 @@ static int register_face_locked(const char *path, int weight, int italic, ctext_
     FcPattern *named = FcFreeTypeQuery((const FcChar8 *) path, 0, NULL, &count);
     if (!named)
         return -1;
-    const char *name = family_name(named, 1);
+    const char *name = specific_family(named);
     int result = -1;
     if (name && FcConfigAppFontAddFile(NULL, (const FcChar8 *) path))
         result = choose_face(named, name, path, weight, italic, face);

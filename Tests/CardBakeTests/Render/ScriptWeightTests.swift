@@ -63,6 +63,9 @@ struct ScriptWeightTests {
             (TextStyle(font: "Lato Heavy", italic: true, size: 30, shadow: nil), "Lato", 800, "Lato-HeavyItalic.ttf"),
             (TextStyle(font: "Noto Sans Arabic", weight: 700, size: 30, shadow: nil), "Noto Sans Arabic", 700,
              "NotoSansArabic-Bold.ttf"),
+            // The family keeps the named face's width.
+            (TextStyle(font: "DejaVu Sans Condensed", weight: 700, size: 30, shadow: nil), "DejaVu Sans Condensed", 700,
+             "DejaVuSansCondensed-Bold.ttf"),
             (TextStyle(font: "Lato", fontFile: URL(fileURLWithPath: "/usr/share/fonts/truetype/lato/Lato-Heavy.ttf"),
                        size: 30, shadow: nil), "Lato Heavy", 800, "Lato-Heavy.ttf"),
             (TextStyle(font: "Lato", fontFile: URL(fileURLWithPath: "/usr/share/fonts/truetype/lato/Lato-Heavy.ttf"),
