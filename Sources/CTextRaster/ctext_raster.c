@@ -30,12 +30,20 @@ static void configure_context(PangoContext *context) {
     pango_cairo_context_set_resolution(context, 72);
 }
 
+/// Sets `layout`'s font: `font` at `size` pixels. Pango asks fontconfig for the fallback fonts of
+/// other scripts at the same weight and slant.
+static void set_font(PangoLayout *layout, const ctext_font *font, double size) {
+    PangoFontDescription *description = pango_font_description_new();
+    pango_font_description_set_family(description, font->family);
+    pango_font_description_set_weight(description, (PangoWeight) font->weight);
+    pango_font_description_set_style(description, font->italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL);
+    pango_font_description_set_absolute_size(description, size * PANGO_SCALE);
+    pango_layout_set_font_description(layout, description);
+    pango_font_description_free(description);
+}
+
 static void configure_layout(PangoLayout *layout, const ctext_request *request) {
-    PangoFontDescription *font = pango_font_description_new();
-    pango_font_description_set_family(font, request->family);
-    pango_font_description_set_absolute_size(font, request->size * PANGO_SCALE);
-    pango_layout_set_font_description(layout, font);
-    pango_font_description_free(font);
+    set_font(layout, &request->font, request->size);
 
     pango_layout_set_width(layout, request->width * PANGO_SCALE);
     pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END);
@@ -203,8 +211,106 @@ void ctext_error_free(char *error) {
     free(error);
 }
 
-static int find_family_locked(const char *family, char **file) {
-    *file = NULL;
+/// CSS's weight of a fontconfig pattern's face.
+static int css_weight(FcPattern *face) {
+    double weight = FC_WEIGHT_REGULAR;
+    FcPatternGetDouble(face, FC_WEIGHT, 0, &weight);
+    return (int) (FcWeightToOpenTypeDouble(weight) + 0.5);
+}
+
+static int is_italic(FcPattern *face) {
+    int slant = FC_SLANT_ROMAN;
+    FcPatternGetInteger(face, FC_SLANT, 0, &slant);
+    return slant != FC_SLANT_ROMAN;
+}
+
+/// The longest of the family names `face` lists: fonts list their typographic family (e.g. "Lato")
+/// and the specific one (e.g. "Lato Heavy"), in no reliable order.
+static const char *specific_family(FcPattern *face) {
+    FcChar8 *name = NULL;
+    const char *longest = NULL;
+    for (int i = 0; FcPatternGetString(face, FC_FAMILY, i, &name) == FcResultMatch; i++)
+        if (!longest || strlen((const char *) name) > strlen(longest))
+            longest = (const char *) name;
+    return longest;
+}
+
+static double width_of(FcPattern *face) {
+    double width = FC_WIDTH_NORMAL;
+    FcPatternGetDouble(face, FC_WIDTH, 0, &width);
+    return width;
+}
+
+/// The face fontconfig picks for `family`, as Pango's lookup does; `weight` 0 asks none. NULL when
+/// there is none.
+static FcPattern *best_match(const char *family, int weight, int italic) {
+    FcPattern *request = FcPatternCreate();
+    FcPatternAddString(request, FC_FAMILY, (const FcChar8 *) family);
+    if (weight)
+        FcPatternAddDouble(request, FC_WEIGHT, FcWeightFromOpenTypeDouble(weight));
+    if (italic)
+        FcPatternAddInteger(request, FC_SLANT, FC_SLANT_ITALIC);
+    FcConfigSubstitute(NULL, request, FcMatchPattern);
+    FcDefaultSubstitute(request);
+    FcResult result;
+    FcPattern *match = FcFontMatch(NULL, request, &result);
+    FcPatternDestroy(request);
+    return match;
+}
+
+/// The widest family of the face `named` whose faces vary in weight and slant only: the shortest of
+/// its names that, asked at the face's own weight and slant, gives a face of its width and weight
+/// ("Lato" for Lato Heavy, but "DejaVu Sans Condensed" for DejaVu Sans Condensed, as "DejaVu Sans" at
+/// its weight gives the normal width). The longest name when none does.
+static const char *typographic_family(FcPattern *named) {
+    const char *best = NULL;
+    FcChar8 *name = NULL;
+    for (int i = 0; FcPatternGetString(named, FC_FAMILY, i, &name) == FcResultMatch; i++) {
+        if (best && strlen((const char *) name) >= strlen(best))
+            continue;
+        FcPattern *match = best_match((const char *) name, css_weight(named), is_italic(named));
+        if (match && width_of(match) == width_of(named) && css_weight(match) == css_weight(named))
+            best = (const char *) name;
+        if (match)
+            FcPatternDestroy(match);
+    }
+    return best ? best : specific_family(named);
+}
+
+/// Fills `face` for the face `named` (found under `name`, in `file`), or for the face of its
+/// typographic family at `weight` and `italic` when either is asked (ctext_find_face). -1 when out of
+/// memory or no face matches.
+static int choose_face(FcPattern *named, const char *name, const char *file, int weight, int italic, ctext_face *face) {
+    FcPattern *match = NULL;
+    if (weight != 0 || italic) {
+        name = typographic_family(named);
+        weight = weight ? weight : css_weight(named);
+        FcChar8 *matched = NULL;
+        if (!name || !(match = best_match(name, weight, italic))
+            || FcPatternGetString(match, FC_FILE, 0, &matched) != FcResultMatch) {
+            if (match)
+                FcPatternDestroy(match);
+            return -1;
+        }
+        file = (const char *) matched;
+    } else {
+        weight = css_weight(named);
+        italic = is_italic(named);
+    }
+    face->font.family = strdup(name);
+    face->font.weight = weight;
+    face->font.italic = italic;
+    face->file = strdup(file);
+    if (match)
+        FcPatternDestroy(match);
+    if (!face->font.family || !face->file) {
+        ctext_face_free(face);
+        return -1;
+    }
+    return 0;
+}
+
+static int find_face_locked(const char *family, int weight, int italic, ctext_face *face) {
     FcPattern *pattern = FcPatternCreate();
     FcPatternAddString(pattern, FC_FAMILY, (const FcChar8 *) family);
     FcObjectSet *objects = FcObjectSetBuild(FC_FAMILY, FC_FILE, NULL);
@@ -215,45 +321,35 @@ static int find_family_locked(const char *family, char **file) {
         return -1;
     int found = -1;
     if (fonts->nfont > 0) {
-        // Ask for the best match too, so the file is the one Pango's fontconfig lookup picks.
-        FcPattern *request = FcPatternCreate();
-        FcPatternAddString(request, FC_FAMILY, (const FcChar8 *) family);
-        FcConfigSubstitute(NULL, request, FcMatchPattern);
-        FcDefaultSubstitute(request);
-        FcResult result;
-        FcPattern *match = FcFontMatch(NULL, request, &result);
-        FcChar8 *path = NULL;
-        if (match && FcPatternGetString(match, FC_FILE, 0, &path) == FcResultMatch) {
-            *file = strdup((const char *) path);
-            found = 0;
-        }
-        if (match)
-            FcPatternDestroy(match);
-        FcPatternDestroy(request);
+        // The best match, so the file is the one Pango's fontconfig lookup picks.
+        FcPattern *named = best_match(family, 0, 0);
+        FcChar8 *file = NULL;
+        if (named && FcPatternGetString(named, FC_FILE, 0, &file) == FcResultMatch)
+            found = choose_face(named, family, (const char *) file, weight, italic, face);
+        if (named)
+            FcPatternDestroy(named);
     }
     FcFontSetDestroy(fonts);
     return found;
 }
 
-static int register_font_file_locked(const char *path, char **family) {
-    *family = NULL;
+static int register_face_locked(const char *path, int weight, int italic, ctext_face *face) {
     int count = 0;
-    FcPattern *face = FcFreeTypeQuery((const FcChar8 *) path, 0, NULL, &count);
-    if (!face)
+    FcPattern *named = FcFreeTypeQuery((const FcChar8 *) path, 0, NULL, &count);
+    if (!named)
         return -1;
-    // Fonts list their typographic family first and the specific one (e.g. "Lato Heavy") after it.
-    FcChar8 *name = NULL;
-    FcChar8 *best = NULL;
-    for (int i = 0; FcPatternGetString(face, FC_FAMILY, i, &name) == FcResultMatch; i++)
-        if (!best || strlen((const char *) name) > strlen((const char *) best))
-            best = name;
+    const char *name = specific_family(named);
     int result = -1;
-    if (best && FcConfigAppFontAddFile(NULL, (const FcChar8 *) path)) {
-        *family = strdup((const char *) best);
-        result = 0;
-    }
-    FcPatternDestroy(face);
+    if (name && FcConfigAppFontAddFile(NULL, (const FcChar8 *) path))
+        result = choose_face(named, name, path, weight, italic, face);
+    FcPatternDestroy(named);
     return result;
+}
+
+void ctext_face_free(ctext_face *face) {
+    free((char *) face->font.family);
+    free(face->file);
+    memset(face, 0, sizeof *face);
 }
 
 /// Appends `file` to `coverage`'s files unless it is there already; 0, or -1 when out of memory.
@@ -306,16 +402,12 @@ static int collect_coverage(PangoLayout *layout, ctext_coverage *coverage) {
     return 0;
 }
 
-static int coverage_locked(const char *text, const char *family, double size, ctext_coverage *coverage, char **error) {
+static int coverage_locked(const char *text, const ctext_font *font, double size, ctext_coverage *coverage, char **error) {
     memset(coverage, 0, sizeof *coverage);
     PangoContext *context = pango_font_map_create_context(pango_cairo_font_map_get_default());
     configure_context(context);
     PangoLayout *layout = pango_layout_new(context);
-    PangoFontDescription *font = pango_font_description_new();
-    pango_font_description_set_family(font, family);
-    pango_font_description_set_absolute_size(font, size * PANGO_SCALE);
-    pango_layout_set_font_description(layout, font);
-    pango_font_description_free(font);
+    set_font(layout, font, size);
     pango_layout_set_auto_dir(layout, TRUE);
     pango_layout_set_text(layout, text, -1);
     int status = collect_coverage(layout, coverage);
@@ -363,9 +455,9 @@ void ctext_files_free(char **files, int count) {
     free(files);
 }
 
-int ctext_coverage_of(const char *text, const char *family, double size, ctext_coverage *coverage, char **error) {
+int ctext_coverage_of(const char *text, const ctext_font *font, double size, ctext_coverage *coverage, char **error) {
     pthread_mutex_lock(&text_lock);
-    int result = coverage_locked(text, family, size, coverage, error);
+    int result = coverage_locked(text, font, size, coverage, error);
     pthread_mutex_unlock(&text_lock);
     return result;
 }
@@ -385,16 +477,18 @@ int ctext_render(const ctext_request *request, ctext_mask *mask, char **error) {
     return result;
 }
 
-int ctext_find_family(const char *family, char **file) {
+int ctext_find_face(const char *family, int weight, int italic, ctext_face *face) {
     pthread_mutex_lock(&text_lock);
-    int result = find_family_locked(family, file);
+    memset(face, 0, sizeof *face);
+    int result = find_face_locked(family, weight, italic, face);
     pthread_mutex_unlock(&text_lock);
     return result;
 }
 
-int ctext_register_font_file(const char *path, char **family) {
+int ctext_register_face(const char *path, int weight, int italic, ctext_face *face) {
     pthread_mutex_lock(&text_lock);
-    int result = register_font_file_locked(path, family);
+    memset(face, 0, sizeof *face);
+    int result = register_face_locked(path, weight, italic, face);
     pthread_mutex_unlock(&text_lock);
     return result;
 }

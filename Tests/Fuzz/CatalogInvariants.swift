@@ -57,6 +57,7 @@ enum CatalogInvariants {
             require((1...200).contains(text.size), path, "\(name).size \(text.size)")
             require(TextRule.fontName.problem(with: text.font) == nil, path, "\(name).font breaks its rule")
             require(text.fontFile.map { $0.isFileURL && $0.path.hasPrefix("/") } ?? true, path, "\(name).fontFile is not absolute")
+            require(text.weight.map(TextStyle.weightRange.contains) ?? true, path, "\(name).weight \(String(describing: text.weight))")
             if let shadow = text.shadow {
                 require((-100...100).contains(shadow.offsetX) && (-100...100).contains(shadow.offsetY)
                             && (0...100).contains(shadow.radius), path, "\(name).shadow \(shadow)")

@@ -13,8 +13,14 @@
 #include <stdint.h>
 
 typedef struct {
-    const char *text;       // UTF-8 plain text
     const char *family;     // fontconfig family name, e.g. "Lato Heavy"
+    int weight;             // CSS's weight, 1–1000 (400 regular, 700 bold); fallback fonts are asked at it too
+    int italic;             // 1: italic, fallback fonts too
+} ctext_font;
+
+typedef struct {
+    const char *text;       // UTF-8 plain text
+    ctext_font font;
     double size;            // font size in pixels
     int width;              // frame width in pixels
     int height;             // frame height in pixels
@@ -39,13 +45,24 @@ int ctext_render(const ctext_request *request, ctext_mask *mask, char **error);
 void ctext_mask_free(ctext_mask *mask);
 void ctext_error_free(char *error);
 
-/// 0 when fontconfig knows the family (case-insensitively, among all names a font lists);
-/// then `file` (free with ctext_error_free) is the path of the font file Pango will use for it.
-int ctext_find_family(const char *family, char **file);
+typedef struct {
+    ctext_font font;        // what to ask Pango for; `family` is owned (free with ctext_face_free)
+    char *file;             // the file of the face it selects
+} ctext_face;
 
-/// Registers a font file for this process and returns in `family` (free with ctext_error_free)
-/// the most specific family name it provides. -1 when the file is not a usable font.
-int ctext_register_font_file(const char *path, char **family);
+/// The face a font is drawn in. With `weight` 0 and `italic` 0: the face `family` names, asked by that
+/// name at its own weight and slant. Otherwise the face of the named face's typographic family (Lato
+/// for "Lato Heavy") nearest `weight` (the named face's own weight when 0), italic when `italic` is 1.
+/// 0 when fontconfig knows the family (case-insensitively, among all names a font lists) and fills
+/// `face`; -1 when it does not.
+int ctext_find_face(const char *family, int weight, int italic, ctext_face *face);
+
+/// Registers a font file for this process and fills `face` as ctext_find_face does, the file's first
+/// face standing for the named one and its most specific family name for the name (e.g. "Lato Heavy"):
+/// a face of another weight or slant comes from the file where it holds one. -1 when the file is not
+/// a usable font.
+int ctext_register_face(const char *path, int weight, int italic, ctext_face *face);
+void ctext_face_free(ctext_face *face);
 
 typedef struct {
     char **files;           // the distinct font files the text's runs are drawn from, in order of first use
@@ -54,10 +71,10 @@ typedef struct {
     int missing_count;
 } ctext_coverage;
 
-/// Lays `text` out in `family` at `size` pixels, with no frame (which fonts draw a text does not depend
+/// Lays `text` out in `font` at `size` pixels, with no frame (which fonts draw a text does not depend
 /// on one), and fills `coverage` with the font files Pango chose, fallbacks included, and the characters
 /// it found no font for. Returns 0, or -1 with `error` set (free with ctext_error_free).
-int ctext_coverage_of(const char *text, const char *family, double size, ctext_coverage *coverage, char **error);
+int ctext_coverage_of(const char *text, const ctext_font *font, double size, ctext_coverage *coverage, char **error);
 void ctext_coverage_free(ctext_coverage *coverage);
 
 /// The files of every font fontconfig's configuration lists (not those registered by the process),

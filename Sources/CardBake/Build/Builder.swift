@@ -49,7 +49,7 @@ public struct Builder: Sendable {
     /// rebuild does not wait. Failures are left for the build that renders to report.
     public static func warmUp() {
         try? Vips.start()
-        _ = try? TextCoverage.layOut("Aa", family: "sans-serif", size: 12)
+        _ = try? TextCoverage.layOut("Aa", font: TextFont(family: "sans-serif"), size: 12)
     }
 
     /// Builds the catalog, holding the output and cache folders locked against other cardbake

@@ -64,12 +64,13 @@ extension CatalogOutline {
     ///
     /// The file, all integers big-endian, strings as a UInt32 length and UTF-8:
     ///
-    ///     "cardbake-catalog-outline 2\n"
+    ///     "cardbake-catalog-outline 4\n"
     ///     32-byte key (``CatalogOutline/key(catalog:digest:settings:)``)
     ///     Int64 size, Int64 modification time, UInt64 inode, Int64 change time: the catalog file's status
     ///     UInt32 image count, each image's path
     ///     UInt32 font count, each font request: UInt8 kind (0 a family, 1 a file), the family or the
-    ///         path (as ``FontRequest/description`` has it, so that the whole-build key is the same)
+    ///         path (as ``FontRequest/description`` has it, so that the whole-build key is the same),
+    ///         UInt16 weight (0 when none is asked), UInt8 italic (0 or 1)
     ///     UInt32 kind count, each kind of card: its bitmaps' extension, UInt8 scale count, a UInt8 per scale
     ///     UInt32 run count, each run of cards of one kind: UInt16 kind, UInt32 card count
     ///     UInt32 card count, each card's ID as UInt8 bytes shared with the previous card's ID, UInt8
@@ -84,7 +85,7 @@ extension CatalogOutline {
         let outline: CatalogOutline
 
         static let fileName = "catalog-outline"
-        private static let header = Array("cardbake-catalog-outline 3\n".utf8)
+        private static let header = Array("cardbake-catalog-outline 4\n".utf8)
 
         /// The outline kept in `cache` while the file at `catalog` had the status it has now; nil when
         /// there is none, the status differs, or the file is damaged or of another version. The status
@@ -134,7 +135,7 @@ extension CatalogOutline {
             }
             bytes.appendBigEndian(UInt32(outline.fontRequests.count))
             for request in outline.fontRequests {
-                switch request {
+                switch request.source {
                 case .family(let name):
                     bytes.append(0)
                     bytes.appendText(name)
@@ -142,6 +143,8 @@ extension CatalogOutline {
                     bytes.append(1)
                     bytes.appendText(url.path)
                 }
+                bytes.appendBigEndian(UInt16(request.weight ?? 0))
+                bytes.append(request.italic ? 1 : 0)
             }
             bytes.appendBigEndian(UInt32(runs.kinds.count))
             for kind in runs.kinds {
@@ -179,11 +182,14 @@ extension CatalogOutline {
                       reader.fileStatus() == status, file.removingChecksum() != nil,
                       let imagePaths = reader.list({ $0.text() }),
                       let fontRequests = reader.list({ reader -> FontRequest? in
-                          switch reader.integer(UInt8.self) {
-                          case 0?: reader.text().map(FontRequest.family)
+                          let source: FontRequest.Source? = switch reader.integer(UInt8.self) {
+                          case 0?: reader.text().map(FontRequest.Source.family)
                           case 1?: reader.text().map { .file(URL(fileURLWithPath: $0, isDirectory: false)) }
                           default: nil
                           }
+                          guard let source, let weight = reader.integer(UInt16.self),
+                                let italic = reader.integer(UInt8.self), italic <= 1 else { return nil }
+                          return FontRequest(source, weight: weight == 0 ? nil : Int(weight), italic: italic == 1)
                       }),
                       let kinds = reader.list({ reader -> Kind? in
                           guard let fileExtension = reader.text(), let count = reader.integer(UInt8.self),

@@ -145,6 +145,16 @@ package struct SchemaReader {
         return choice
     }
 
+    /// `true` or `false`.
+    package func boolean(_ node: Node?) -> Bool? {
+        guard let node else { return nil }
+        guard case .bool(let value) = node.value.kind else {
+            reportMismatch(node, expected: "true or false")
+            return nil
+        }
+        return value
+    }
+
     /// A colour written `#RRGGBB` or `#RRGGBBAA`.
     package func color(_ node: Node?) -> CardColor? {
         let allowed = "a colour string \"#RRGGBB\" or \"#RRGGBBAA\" of hexadecimal digits"

@@ -47,7 +47,8 @@ extension BlurStyle: Fingerprintable {
 }
 
 extension TextStyle: Fingerprintable {
-    /// All but the font as requested: a key adds the ``ResolvedFont`` instead.
+    /// All but the font, weight and slant as requested: a key adds the ``ResolvedFont`` instead, so a
+    /// request that resolves to the same font changes no key.
     public func fingerprint(into key: inout Fingerprint) {
         key.add("size", size)
         key.add("color", color)
@@ -81,9 +82,11 @@ extension CardColor: Fingerprintable {
 }
 
 extension ResolvedFont: Fingerprintable {
-    /// The family and the file's content, not its path.
+    /// The family, weight and slant Pango is asked for and the file's content, not its path.
     public func fingerprint(into key: inout Fingerprint) {
         key.add("family", family)
+        key.add("weight", weight)
+        key.add("italic", italic)
         key.add("file", digest)
     }
 }

@@ -154,19 +154,34 @@ public struct TextStyle: Sendable, Hashable {
     public var font: String
     /// A font file (absolute once validated; relative to the catalog's folder in JSON).
     public var fontFile: URL?
+    /// The weight on CSS's scale (``weightRange``: 400 regular, 700 bold); nil takes the weight of the face
+    /// `font` or `fontFile` names (800 for Lato Heavy). Set, or with `italic`, it picks a face within the
+    /// named face's whole family (Lato Heavy's is Lato). Fallback fonts for other scripts are asked at
+    /// this weight too.
+    public var weight: Int?
+    /// Whether to draw with the family's italic face; fallback fonts are asked in italic too.
+    public var italic: Bool = false
     /// Size in points (1...200).
     public var size: Double
     public var color: CardColor = .white
     /// nil draws no shadow.
     public var shadow: ShadowStyle?
 
-    public init(font: String, fontFile: URL? = nil, size: Double, color: CardColor = .white, shadow: ShadowStyle?) {
+    public init(font: String, fontFile: URL? = nil, weight: Int? = nil, italic: Bool = false, size: Double,
+                color: CardColor = .white, shadow: ShadowStyle?) {
         self.font = font
         self.fontFile = fontFile
+        self.weight = weight
+        self.italic = italic
         self.size = size
         self.color = color
         self.shadow = shadow
     }
+
+    /// The weights a style may ask for, as CSS numbers them.
+    public static let weightRange = 100...900
+    /// The names CSS gives two weights, which a catalog may use for them.
+    public static let weightKeywords = ["normal": 400, "bold": 700]
 
     public static let defaultTitle = TextStyle(font: "Lato Heavy", size: 30, shadow: ShadowStyle(offsetY: 2))
     public static let defaultDescription = TextStyle(font: "Lato Medium", size: 16, shadow: ShadowStyle(offsetY: 1))

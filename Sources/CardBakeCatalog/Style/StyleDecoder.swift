@@ -73,20 +73,44 @@ package struct StyleDecoder {
         return blur
     }
 
-    /// `fontFile: null` removes the base's font file and `shadow: null` its shadow.
+    /// `fontFile: null` removes the base's font file, `weight: null` its weight (for the face's own) and
+    /// `shadow: null` its shadow.
     private func overlay(_ node: SchemaReader.Node, on base: TextStyle) -> TextStyle {
-        guard let fields = reader.object(node, keys: ["font", "fontFile", "size", "color", "shadow"]) else { return base }
+        let keys = ["font", "fontFile", "weight", "italic", "size", "color", "shadow"]
+        guard let fields = reader.object(node, keys: keys) else { return base }
         var text = base
         if let font = reader.text(fields["font"], rule: .fontName) { text.font = font }
         if let fontFile = reader.removable(fields["fontFile"], { reader.filePath($0, orNull: true) }) {
             text.fontFile = fontFile
         }
+        if let weight = reader.removable(fields["weight"], weight) { text.weight = weight }
+        if let italic = reader.boolean(fields["italic"]) { text.italic = italic }
         if let size = reader.number(fields["size"], in: 1...200) { text.size = size }
         if let color = reader.color(fields["color"]) { text.color = color }
         if let shadow = reader.removable(fields["shadow"], { overlay($0, on: text.shadow ?? ShadowStyle()) }) {
             text.shadow = shadow
         }
         return text
+    }
+
+    /// A weight: a whole number in ``TextStyle/weightRange`` or one of ``TextStyle/weightKeywords``.
+    private func weight(_ node: SchemaReader.Node) -> Int? {
+        let keywords = TextStyle.weightKeywords.sorted { $0.value < $1.value }
+            .map { "\(MessageText.quoted($0.key)) (\($0.value))" }.joined(separator: ", ")
+        let allowed = "null, \(MessageText.integer(in: TextStyle.weightRange)) or one of \(keywords)"
+        switch node.value.kind {
+        case .number:
+            return reader.integer(node, in: TextStyle.weightRange)
+        case .string(let keyword):
+            guard let weight = TextStyle.weightKeywords[keyword] else {
+                reader.report("\(MessageText.quoted(keyword)) is not a weight; allowed: \(allowed).", at: node)
+                return nil
+            }
+            return weight
+        default:
+            reader.reportMismatch(node, expected: allowed)
+            return nil
+        }
     }
 
     private func overlay(_ node: SchemaReader.Node, on base: ShadowStyle) -> ShadowStyle {

@@ -49,12 +49,7 @@ package final class FontResolver: Sendable {
     package func font(for request: FontRequest) throws(RenderError) -> ResolvedFont {
         let result = resolved.withLock { resolved in
             if let known = resolved[request] { return known }
-            let result = Result { () throws(RenderError) -> ResolvedFont in
-                switch request {
-                case .file(let file): try Self.register(file)
-                case .family(let family): try Self.find(family)
-                }
-            }
+            let result = Result { () throws(RenderError) -> ResolvedFont in try Self.resolve(request) }
             resolved[request] = result
             return result
         }
@@ -65,7 +60,7 @@ package final class FontResolver: Sendable {
     /// digests, and the characters no installed font draws: a quick layout with no frame (which fonts
     /// draw a text does not depend on one); safe from many threads.
     package func coverage(of text: String, in font: ResolvedFont, size: Double) throws(RenderError) -> TextCoverage {
-        let (files, missing) = try TextCoverage.layOut(text, family: font.family, size: size)
+        let (files, missing) = try TextCoverage.layOut(text, font: font.textFont, size: size)
         return try coverage(drawnFrom: files, missing: missing)
     }
 
@@ -103,24 +98,26 @@ package final class FontResolver: Sendable {
         return try result.get()
     }
 
-    private static func find(_ family: String) throws(RenderError) -> ResolvedFont {
-        var path: UnsafeMutablePointer<CChar>?
-        guard ctext_find_family(family, &path) == 0, let path else {
-            throw .unknownFont(family: family)
+    /// The face fontconfig picks for `request`; a font file is registered with fontconfig first.
+    private static func resolve(_ request: FontRequest) throws(RenderError) -> ResolvedFont {
+        var face = ctext_face()
+        defer { ctext_face_free(&face) }
+        let (weight, italic) = (Int32(request.weight ?? 0), Int32(request.italic ? 1 : 0))
+        var known: (file: URL, digest: ContentDigest)?
+        switch request.source {
+        case .family(let family):
+            guard ctext_find_face(family, weight, italic, &face) == 0 else { throw .unknownFont(family: family) }
+        case .file(let file):
+            // Read first, so that a file that cannot be read is reported as such.
+            known = (file, try digest(of: file))
+            guard ctext_register_face(file.path, weight, italic, &face) == 0 else {
+                throw .unusableFontFile(path: file.path, reason: "it is not a font fontconfig can read")
+            }
         }
-        defer { ctext_error_free(path) }
-        let file = URL(fileURLWithPath: String(cString: path))
-        return ResolvedFont(family: family, file: file, digest: try digest(of: file))
-    }
-
-    private static func register(_ file: URL) throws(RenderError) -> ResolvedFont {
-        let digest = try digest(of: file)
-        var family: UnsafeMutablePointer<CChar>?
-        guard ctext_register_font_file(file.path, &family) == 0, let family else {
-            throw .unusableFontFile(path: file.path, reason: "it is not a font fontconfig can read")
-        }
-        defer { ctext_error_free(family) }
-        return ResolvedFont(family: String(cString: family), file: file, digest: digest)
+        let file = URL(fileURLWithPath: String(cString: face.file))
+        let digest = if let known, known.file == file { known.digest } else { try digest(of: file) }
+        return ResolvedFont(family: String(cString: face.font.family), weight: Int(face.font.weight),
+                            italic: face.font.italic != 0, file: file, digest: digest)
     }
 
     private static func digest(of file: URL) throws(RenderError) -> ContentDigest {

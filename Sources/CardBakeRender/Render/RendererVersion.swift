@@ -5,7 +5,7 @@ import Vips
 /// The identity of the renderer: part of every key of a rendered artifact.
 package enum RendererVersion {
     /// Bump when a change to the renderer changes pixels, encoded bytes or facts, so every cached card is redone.
-    package static let salt = "cardbake-renderer-10"
+    package static let salt = "cardbake-renderer-11"
 
     /// This process's: the salt and the versions of the libraries it renders and encodes with.
     package static let digest = digest(salt: salt, libraries: .linked)

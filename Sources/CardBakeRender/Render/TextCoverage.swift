@@ -23,12 +23,15 @@ package struct TextCoverage: Sendable, Hashable {
     package let fonts: [FontFile]
     package let missing: [Unicode.Scalar]
 
-    /// The files and missing characters of `text` laid out in `family` at `size` points; the files
+    /// The files and missing characters of `text` laid out in `font` at `size` points; the files
     /// not yet digested.
-    package static func layOut(_ text: String, family: String, size: Double) throws(RenderError) -> (files: [URL], missing: [Unicode.Scalar]) {
+    package static func layOut(_ text: String, font: TextFont, size: Double) throws(RenderError) -> (files: [URL], missing: [Unicode.Scalar]) {
         var coverage = ctext_coverage()
         var error: UnsafeMutablePointer<CChar>?
-        guard ctext_coverage_of(text, family, size, &coverage, &error) == 0 else {
+        let status = font.withCFont { font in
+            withUnsafePointer(to: font) { ctext_coverage_of(text, $0, size, &coverage, &error) }
+        }
+        guard status == 0 else {
             defer { ctext_error_free(error) }
             throw .text(error.map { String(cString: $0) } ?? "unknown error")
         }

@@ -7,8 +7,8 @@ import Vips
 package struct TextLabel {
     package let text: String
     package let style: TextStyle
-    /// The fontconfig family the style resolved to.
-    package let family: String
+    /// The font the style resolved to.
+    package let font: TextFont
     package let frame: PointRect
     package let mode: TextRasterizer.Mode
 
@@ -23,7 +23,7 @@ package struct TextLabel {
         let shadowReach = style.shadow.map { max(abs($0.offsetX), abs($0.offsetY)) * s + 3 * shadowSigma } ?? 0
         // Room for glyph overhang (italics, accents) and the shadow's spread.
         let padding = Int((style.size * s / 2 + shadowReach).rounded(.up))
-        let mask = try TextRasterizer.rasterize(text, family: family, size: style.size * s,
+        let mask = try TextRasterizer.rasterize(text, font: font, size: style.size * s,
                                                 frame: pixelFrame, mode: mode, padding: padding)
         let origin = (x: pixelFrame.x - padding, y: pixelFrame.y - padding)
         var layers: [CompositeLayer] = []

@@ -33,13 +33,13 @@ package enum TextRasterizer {
         case wrapped
     }
 
-    package static func rasterize(_ text: String, family: String, size: Double, frame: PixelRect,
-                          mode: Mode, padding: Int) throws(RenderError) -> Mask {
+    package static func rasterize(_ text: String, font: TextFont, size: Double, frame: PixelRect,
+                                  mode: Mode, padding: Int) throws(RenderError) -> Mask {
         var mask = ctext_mask()
         var error: UnsafeMutablePointer<CChar>?
-        let status = text.withCString { textPointer in
-            family.withCString { familyPointer in
-                var request = ctext_request(text: textPointer, family: familyPointer, size: size,
+        let status = font.withCFont { font in
+            text.withCString { textPointer in
+                var request = ctext_request(text: textPointer, font: font, size: size,
                                             width: Int32(frame.width), height: Int32(frame.height),
                                             single_line: mode == .singleLine ? 1 : 0, padding: Int32(padding))
                 return ctext_render(&request, &mask, &error)

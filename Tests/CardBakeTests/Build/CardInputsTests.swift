@@ -10,8 +10,8 @@ import Testing
 @Suite("Card keys")
 struct CardInputsTests {
     static let image = ContentDigest.sha256(Data("image".utf8))
-    static let fontFile = ResolvedFont(family: "Lato Heavy", file: URL(fileURLWithPath: "/fonts/a.ttf"),
-                                       digest: ContentDigest.sha256(Data("font".utf8)))
+    static let fontFile = ResolvedFont(family: "Lato Heavy", weight: 800, italic: false,
+                                       file: URL(fileURLWithPath: "/fonts/a.ttf"), digest: ContentDigest.sha256(Data("font".utf8)))
     static let fonts = ResolvedFonts(title: fontFile, description: fontFile)
 
     static func card(_ change: (inout Card) -> Void = { _ in }) -> Card {
@@ -71,8 +71,8 @@ struct CardInputsTests {
             StyleChange("blur.saturation") { $0.blur.saturation = 1.7 },
             StyleChange("border.width") { $0.border.width = 2 },
         ]
-        let ownFont = ResolvedFont(family: "Own", file: URL(fileURLWithPath: "/catalog/fonts/own.ttf"),
-                                   digest: ContentDigest.sha256(Data("own font".utf8)))
+        let ownFont = ResolvedFont(family: "Own", weight: 400, italic: false,
+                                   file: URL(fileURLWithPath: "/catalog/fonts/own.ttf"), digest: ContentDigest.sha256(Data("own font".utf8)))
         let texts: [(String, WritableKeyPath<CardStyle, TextStyle> & Sendable,
                      @Sendable (ResolvedFonts, ResolvedFont) -> ResolvedFonts)] = [
             ("title", \.title, { ResolvedFonts(title: $1, description: $0.description) }),
@@ -82,7 +82,18 @@ struct CardInputsTests {
             changes += [
                 StyleChange("\(name).font") { style, fonts in
                     style[keyPath: text].font = "Lato Black"
-                    fonts = resolving(fonts, ResolvedFont(family: "Lato Black", file: fontFile.file, digest: fontFile.digest))
+                    fonts = resolving(fonts, ResolvedFont(family: "Lato Black", weight: 900, italic: false,
+                                                          file: fontFile.file, digest: fontFile.digest))
+                },
+                StyleChange("\(name).weight") { style, fonts in
+                    style[keyPath: text].weight = 400
+                    fonts = resolving(fonts, ResolvedFont(family: "Lato", weight: 400, italic: false,
+                                                          file: fontFile.file, digest: fontFile.digest))
+                },
+                StyleChange("\(name).italic") { style, fonts in
+                    style[keyPath: text].italic = true
+                    fonts = resolving(fonts, ResolvedFont(family: "Lato", weight: 800, italic: true,
+                                                          file: fontFile.file, digest: fontFile.digest))
                 },
                 StyleChange("\(name).fontFile") { style, fonts in
                     style[keyPath: text].fontFile = ownFont.file
@@ -168,8 +179,13 @@ struct CardInputsTests {
     @Test("Image content, title, description and font files change the keys")
     func contentSensitivity() {
         let base = Self.inputs()
-        let otherFont = ResolvedFont(family: "Lato Heavy", file: Self.fontFile.file, digest: ContentDigest.sha256(Data("font v2".utf8)))
-        let otherFamily = ResolvedFont(family: "Lato Black", file: Self.fontFile.file, digest: Self.fontFile.digest)
+        let fontFile = Self.fontFile
+        let otherFont = ResolvedFont(family: "Lato Heavy", weight: 800, italic: false, file: fontFile.file,
+                                     digest: ContentDigest.sha256(Data("font v2".utf8)))
+        let otherFamily = ResolvedFont(family: "Lato Black", weight: 800, italic: false, file: fontFile.file, digest: fontFile.digest)
+        // The same face asked at another weight or slant: its fallback fonts for other scripts differ.
+        let otherWeight = ResolvedFont(family: "Lato Heavy", weight: 900, italic: false, file: fontFile.file, digest: fontFile.digest)
+        let otherSlant = ResolvedFont(family: "Lato Heavy", weight: 800, italic: true, file: fontFile.file, digest: fontFile.digest)
         let variants = [
             Self.inputs(image: ContentDigest.sha256(Data("other image".utf8))),
             Self.inputs(Self.card { $0.title = "Keel-billed Toucan!" }),
@@ -177,6 +193,8 @@ struct CardInputsTests {
             Self.inputs(fonts: ResolvedFonts(title: otherFont, description: Self.fontFile)),
             Self.inputs(fonts: ResolvedFonts(title: Self.fontFile, description: otherFont)),
             Self.inputs(fonts: ResolvedFonts(title: otherFamily, description: Self.fontFile)),
+            Self.inputs(fonts: ResolvedFonts(title: otherWeight, description: Self.fontFile)),
+            Self.inputs(fonts: ResolvedFonts(title: otherSlant, description: Self.fontFile)),
         ]
         for variant in variants {
             #expect(variant.imageKey(scale: 1, of: [1, 2, 3]) != base.imageKey(scale: 1, of: [1, 2, 3]))
@@ -226,7 +244,8 @@ struct CardInputsTests {
             $0.image = URL(fileURLWithPath: "/elsewhere/copy.jpg")
         })
         #expect(moved == Self.inputs())
-        let relocatedFont = ResolvedFont(family: "Lato Heavy", file: URL(fileURLWithPath: "/other/a.ttf"), digest: Self.fontFile.digest)
+        let relocatedFont = ResolvedFont(family: "Lato Heavy", weight: 800, italic: false, file: URL(fileURLWithPath: "/other/a.ttf"),
+                                         digest: Self.fontFile.digest)
         #expect(Self.inputs(fonts: ResolvedFonts(title: relocatedFont, description: relocatedFont)) == Self.inputs())
     }
 

@@ -38,7 +38,8 @@ struct CatalogOutlineTests {
             .init(id: "b2", index: 2, scales: [4], fileExtension: "webp"),
             .init(id: "ünïcode-3", index: 3, scales: [1, 2, 3], fileExtension: "png"),
         ], imagePaths: ["/images/a.jpg", "/images/ß.png"],
-           fontRequests: [.family("Noto Sans Bold"), .file(URL(fileURLWithPath: "/fonts/Lato.ttf", isDirectory: false))])
+           fontRequests: [FontRequest(.family("Noto Sans Bold")), FontRequest(.family("Lato"), weight: 300, italic: true),
+                          FontRequest(.file(URL(fileURLWithPath: "/fonts/Lato.ttf", isDirectory: false)), weight: 900)])
         let key = ContentDigest.sha256(Data("key".utf8))
         CatalogOutline.Saved.keep(outline, key: key, catalog: catalog, in: folder.url)
         let saved = try #require(CatalogOutline.Saved(in: folder.url, describing: catalog))

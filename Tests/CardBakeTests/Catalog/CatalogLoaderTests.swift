@@ -138,6 +138,24 @@ import Testing
         #expect(catalog.cards.last?.style == cardStyle)
     }
 
+    @Test("Weight and italic layer key by key: a card's block keeps what it does not set, null takes the face's own weight")
+    func weightAndItalicLayer() throws {
+        let json = CatalogFixture.catalog(cards: [
+            CatalogFixture.card(id: "plain"),
+            CatalogFixture.card(id: "italic", extra: #""style": {"title": {"italic": true}, "description": {"weight": null}}"#),
+            CatalogFixture.card(id: "upright", extra: #""style": {"title": {"weight": "normal", "italic": false, "font": "Lato"}}"#),
+        ], style: #"{"title": {"weight": 900}, "description": {"weight": "bold", "italic": true}}"#)
+        let cards = try CatalogFixture.decode(json).cards
+        let styles = cards.map { ($0.style.title.weight, $0.style.title.italic, $0.style.description.weight, $0.style.description.italic) }
+        #expect(styles[0] == (900, false, 700, true))
+        #expect(styles[1] == (900, true, nil, true))
+        #expect(styles[2] == (400, false, 700, true))
+        #expect(cards[2].style.title.fontRequest == FontRequest(.family("Lato"), weight: 400))
+        #expect(cards[0].style.title.fontRequest.description == "family:Lato Heavy weight:900")
+        #expect(cards[1].style.description.fontRequest.description == "family:Lato Medium italic")
+        #expect(CardStyle().title.fontRequest.description == "family:Lato Heavy")
+    }
+
     @Test func textIsPreservedExactly() throws {
         let texts = [
             #"Fish & Chips <b>bold</b> "quoted" 'single' \back\slash"#,

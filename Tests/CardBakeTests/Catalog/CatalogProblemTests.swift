@@ -237,6 +237,13 @@ import Testing
         (#"{"fontFile": ""}"#, "style.title.fontFile", "the path is empty; allowed: a non-empty file path, absolute or relative to the catalog's folder, without NUL characters."),
         (#"{"font": "Lato\u0000Heavy"}"#, "style.title.font", "contains the control character U+0000 (NUL) at character 5; allowed: a string of 1 to 200 characters without control characters."),
         (#"{"fontFile": "Lato.ttf\u0000.png"}"#, "style.title.fontFile", "the path contains a NUL character; allowed: a non-empty file path, absolute or relative to the catalog's folder, without NUL characters."),
+        (#"{"weight": 950}"#, "style.title.weight", "950 is out of range; allowed: an integer from 100 to 900."),
+        (#"{"weight": 50}"#, "style.title.weight", "50 is out of range; allowed: an integer from 100 to 900."),
+        (#"{"weight": 450.5}"#, "style.title.weight", "450.5 is not a whole number; allowed: an integer from 100 to 900."),
+        (#"{"weight": "heavy"}"#, "style.title.weight", #""heavy" is not a weight; allowed: null, an integer from 100 to 900 or one of "normal" (400), "bold" (700)."#),
+        (#"{"weight": true}"#, "style.title.weight", #"expected null, an integer from 100 to 900 or one of "normal" (400), "bold" (700), found true."#),
+        (#"{"italic": "yes"}"#, "style.title.italic", #"expected true or false, found the string "yes"."#),
+        (#"{"italic": null}"#, "style.title.italic", "expected true or false, found null."),
     ])
     func badFonts(title: String, path: String, message: String) {
         #expect(Fixture.problem(Fixture.catalog(style: #"{"title": \#(title)}"#)) == CatalogProblem(path: path, message: message))

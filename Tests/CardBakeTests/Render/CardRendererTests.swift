@@ -10,15 +10,17 @@ import Vips
 
 @Suite("Card renderer", .vips)
 struct CardRendererTests {
-    /// Renders `source` as a card with the given text at `scale`, with the default style unless changed.
+    /// Renders `source` as a card with the given text at `scale`, with the default style unless changed,
+    /// in `fonts` or else the style's fonts as they resolve.
     static func render(_ source: VipsImage, title: String = "Title", description: String = "",
-                       style: CardStyle = CardStyle(), scale: Int = 1) throws -> (bitmap: Bitmap, layout: CardLayout) {
+                       style: CardStyle = CardStyle(), fonts: ResolvedFonts? = nil,
+                       scale: Int = 1) throws -> (bitmap: Bitmap, layout: CardLayout) {
         let card = Card(id: "test", image: URL(fileURLWithPath: "/dev/null"), title: title,
                         description: description, style: style, index: 0)
         let layout = CardLayout(style: style, sourceWidth: source.width, sourceHeight: source.height)
         let background = try BackgroundEffect(blur: style.blur, cardWidth: layout.card.width,
                                               cardHeight: layout.card.height, maxScale: scale).apply(to: source)
-        let renderer = CardRenderer(card: card, layout: layout, fonts: try FontResolver().fonts(for: style))
+        let renderer = CardRenderer(card: card, layout: layout, fonts: try fonts ?? FontResolver().fonts(for: style))
         let image = try renderer.render(source: source, background: background, scale: scale)
         return (try Bitmap(image), layout)
     }

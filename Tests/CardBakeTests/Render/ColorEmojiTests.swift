@@ -9,6 +9,7 @@ import Vips
 @Suite("Colour emoji", .vips)
 struct ColorEmojiTests {
     static let text = "🦜 Toucan 🍓"
+    static let titleFont = TextFont(family: "Lato Heavy", weight: 800)
     static let scale = 2
 
     /// A grey photo: every colour on its card but the emoji's is a grey.
@@ -65,7 +66,7 @@ struct ColorEmojiTests {
     @Test("The text's coverage mask leaves the emoji out; its shadow takes them in")
     func maskAndShadow() throws {
         let frame = PixelRect(x: 0, y: 0, width: 400, height: 60)
-        let mask = try TextRasterizer.rasterize(Self.text, family: "Lato Heavy", size: 40, frame: frame,
+        let mask = try TextRasterizer.rasterize(Self.text, font: Self.titleFont, size: 40, frame: frame,
                                                 mode: .singleLine, padding: 10)
         let glyphs = try #require(mask.colorGlyphs)
         let emoji = glyphs.alpha.indices.filter { glyphs.alpha[$0] > 0 }
@@ -79,7 +80,7 @@ struct ColorEmojiTests {
     @Test("Text in no colour font has no colour layer, and its shadow is cast by its mask")
     func plainText() throws {
         let frame = PixelRect(x: 0, y: 0, width: 400, height: 60)
-        let mask = try TextRasterizer.rasterize("Toucan & Crème", family: "Lato Heavy", size: 40, frame: frame,
+        let mask = try TextRasterizer.rasterize("Toucan & Crème", font: Self.titleFont, size: 40, frame: frame,
                                                 mode: .singleLine, padding: 10)
         #expect(mask.colorGlyphs == nil)
         #expect(mask.wholeCoverage == mask.pixels)

@@ -68,7 +68,8 @@ struct HostileTextRenderingTests {
         let frame = PixelRect(x: 0, y: 0, width: 272, height: 200)
 
         // When
-        let mask = try TextRasterizer.rasterize(card.description, family: "Lato Medium", size: 16, frame: frame, mode: .wrapped, padding: 0)
+        let mask = try TextRasterizer.rasterize(card.description, font: TextRasterizerTests.description, size: 16, frame: frame,
+                                                mode: .wrapped, padding: 0)
         let source = try TestImage.solid(width: 400, height: 400, [30, 30, 30])
         let (bitmap, layout) = try CardRendererTests.render(source, title: card.title, description: card.description)
 

@@ -10,10 +10,13 @@ import Vips
 @Suite("Text rasterizer", .vips)
 struct TextRasterizerTests {
     static let frame = PixelRect(x: 0, y: 0, width: 280, height: 40)
+    /// The default title's and description's fonts as they resolve.
+    static let title = TextFont(family: "Lato Heavy", weight: 800)
+    static let description = TextFont(family: "Lato Medium", weight: 500)
 
     static func mask(_ text: String, mode: TextRasterizer.Mode = .singleLine, frame: PixelRect = frame,
-                     family: String = "Lato Heavy", size: Double = 30) throws -> (bitmap: Bitmap, truncated: Bool) {
-        let mask = try TextRasterizer.rasterize(text, family: family, size: size, frame: frame, mode: mode, padding: 0)
+                     font: TextFont = title, size: Double = 30) throws -> (bitmap: Bitmap, truncated: Bool) {
+        let mask = try TextRasterizer.rasterize(text, font: font, size: size, frame: frame, mode: mode, padding: 0)
         return (try Bitmap(mask.image), mask.truncated)
     }
 
@@ -47,9 +50,9 @@ struct TextRasterizerTests {
     func descriptionEllipsis() throws {
         let frame = PixelRect(x: 0, y: 0, width: 272, height: 60)
         let long = String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 20)
-        let result = try Self.mask(long, mode: .wrapped, frame: frame, family: "Lato Medium", size: 16)
+        let result = try Self.mask(long, mode: .wrapped, frame: frame, font: Self.description, size: 16)
         #expect(result.truncated)
-        let short = try Self.mask("Two words", mode: .wrapped, frame: frame, family: "Lato Medium", size: 16)
+        let short = try Self.mask("Two words", mode: .wrapped, frame: frame, font: Self.description, size: 16)
         #expect(short.truncated == false)
     }
 
