@@ -90,12 +90,18 @@ public final class PhotoFetcher: Sendable {
     private let settings: PhotoFetchSettings
     private let maxPixels: Int
     private let transport: HTTPTransport
+    private let intactFile: @Sendable (ContentDigest) -> String?
     private let hosts = Mutex([String: AsyncLimiter]())
     private let requests = Atomic(0)
 
-    /// - Parameter scratchDirectory: a folder on the store's file system, for downloads under way.
-    public init(store: any ArtifactStoring, scratchDirectory: URL, settings: PhotoFetchSettings, maxPixels: Int) {
+    /// - Parameters:
+    ///   - scratchDirectory: a folder on the store's file system, for downloads under way.
+    ///   - intactFile: a file holding a blob, if the caller can vouch for one more cheaply than the
+    ///     store's ``ArtifactStoring/blobFile(_:)``, which is asked otherwise.
+    public init(store: any ArtifactStoring, scratchDirectory: URL, settings: PhotoFetchSettings, maxPixels: Int,
+                intactFile: @escaping @Sendable (ContentDigest) -> String? = { _ in nil }) {
         self.store = store
+        self.intactFile = intactFile
         scratch = scratchDirectory
         self.settings = settings
         self.maxPixels = maxPixels
@@ -140,9 +146,11 @@ public final class PhotoFetcher: Sendable {
     }
 
     private func cachedRecord(for url: String) async -> (PhotoRecord, String)? {
-        guard let bytes = await store.actionResult(for: PhotoRecord.key(for: url)), let record = PhotoRecord(cacheBytes: bytes),
-              let path = await store.blobFile(record.digest)
+        guard let bytes = await store.actionResult(for: PhotoRecord.key(for: url)), let record = PhotoRecord(cacheBytes: bytes)
         else { return nil }
+        guard let path = intactFile(record.digest) else {
+            return await store.blobFile(record.digest).map { (record, $0) }
+        }
         return (record, path)
     }
 
@@ -179,7 +187,7 @@ public final class PhotoFetcher: Sendable {
         let lastModified = answer.headers["last-modified"]
         switch answer.status {
         case 304 where record != nil:
-            var confirmed = record!
+            guard var confirmed = record else { preconditionFailure("a 304 answers only a conditional GET") }
             confirmed.fetchedAt = now.timeIntervalSince1970
             if let etag { confirmed.etag = etag }
             if let lastModified { confirmed.lastModified = lastModified }

@@ -117,8 +117,7 @@ public struct Builder: Sendable {
     private func fetchPhotos(_ reading: inout CatalogReading<LoadedCatalog>, workspace: CacheWorkspace,
                              events: @escaping @Sendable (BuildEvent) -> Void) async -> CardPhotos? {
         guard var loaded = reading.parsed else { return nil }
-        let photos = await CardPhotos.resolve(&loaded.catalog, store: workspace.store, scratch: workspace.scratchDirectory,
-                                              request: request, events: events)
+        let photos = await CardPhotos.resolve(&loaded.catalog, in: workspace, request: request, events: events)
         if photos != nil { reading.replaceParsed(with: loaded) }
         return photos
     }

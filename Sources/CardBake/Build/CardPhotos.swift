@@ -15,12 +15,18 @@ struct CardPhotos: Sendable {
     /// Resolves the URLs of `catalog`'s cards to files; a card whose photo cannot be had keeps its
     /// URL unresolved, and its failure is in ``failures``. Warns once when cached copies stand in
     /// for photos that could not be revalidated.
-    static func resolve(_ catalog: inout Catalog, store: any ArtifactStoring, scratch: URL, request: BuildRequest,
+    static func resolve(_ catalog: inout Catalog, in workspace: CacheWorkspace, request: BuildRequest,
                         events: @escaping @Sendable (BuildEvent) -> Void) async -> CardPhotos? {
         let urls = Set(catalog.cards.lazy.compactMap(\.imageURL))
         guard !urls.isEmpty else { return nil }
-        let fetcher = PhotoFetcher(store: store, scratchDirectory: scratch, settings: request.photos,
-                                   maxPixels: request.maxPixels)
+        let (disk, statCache) = (workspace.disk, workspace.statCache)
+        // A photo's blob found intact by the stat cache, which the planner then asks again for free,
+        // rather than hashed by the store on every build.
+        let fetcher = PhotoFetcher(store: workspace.store, scratchDirectory: workspace.scratchDirectory,
+                                   settings: request.photos, maxPixels: request.maxPixels) { digest in
+            let path = disk.blobURL(for: digest).fileSystemPath
+            return (try? statCache.digest(ofFileAtPath: path)) == digest ? path : nil
+        }
         let results = await fetcher.fetch(urls, maxAge: catalog.remoteImages?.maxAge ?? RemoteImagePolicy.defaultMaxAge) {
             events(.downloaded($0))
         }
