@@ -47,8 +47,10 @@ let package = Package(
         ),
         // libcurl's easy interface, with typed wrappers for its variadic curl_easy_setopt and curl_easy_getinfo.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // HTTP over libcurl: requests on threads of its own, timeouts, bodies to memory or a file under a limit, redirects.
+        .target(name: "CardBakeHTTP", dependencies: ["CardBakeFiles", "CCurl"]),
         // The remote cache over HTTP (bazel-remote's layout), a tier behind the local cache.
-        .target(name: "CardBakeRemoteCache", dependencies: ["CardBakeCache", "CardBakeFiles", "CardBakeManifest", "CCurl"]),
+        .target(name: "CardBakeRemoteCache", dependencies: ["CardBakeCache", "CardBakeFiles", "CardBakeHTTP", "CardBakeManifest"]),
         // The catalog: JSON with positions, schema, validation, styles and their fingerprints.
         .target(name: "CardBakeCatalog", dependencies: ["CardBakeCache", "CardBakeFiles", "CardBakeManifest"]),
         // Rendering: one card's inputs in, its bitmaps out (libvips, Pango).
@@ -65,6 +67,9 @@ let package = Package(
         // libdeflate: PNG output's compression and CRCs (Sources/Vips/PNGWriter.swift).
         .systemLibrary(name: "CLibdeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .target(name: "Vips", dependencies: ["CVips", "CVipsShim", "CLibdeflate"]),
+        // Photos from URLs: fetched into the content store with a record per URL, revalidated, under limits.
+        .target(name: "CardBakeFetch",
+                dependencies: ["CardBakeCache", "CardBakeCatalog", "CardBakeFiles", "CardBakeHTTP", "CardBakeManifest", "Vips"]),
         .target(
             name: "CardBakeRender",
             dependencies: ["CardBakeCatalog", "CardBakeCache", "CardBakeFiles", "CardBakeKit", "CardBakeManifest", "Vips",
@@ -73,7 +78,8 @@ let package = Package(
         // The pipeline: plan → look up → render → store → write.
         .target(
             name: "CardBake",
-            dependencies: ["CardBakeRender", "CardBakeCatalog", "CardBakeCache", "CardBakeFiles", "CardBakeManifest", "Vips", "CMalloc",
+            dependencies: ["CardBakeRender", "CardBakeFetch", "CardBakeCatalog", "CardBakeCache", "CardBakeFiles", "CardBakeManifest", "Vips",
+                           "CMalloc",
                            .product(name: "DequeModule", package: "swift-collections")]
         ),
         // The command line.
@@ -84,6 +90,7 @@ let package = Package(
                 "CardBake",
                 "CardBakeCache",
                 "CardBakeCatalog",
+                "CardBakeFetch",
                 "CardBakeFiles",
                 "CardBakeRemoteCache",
                 "CMalloc",
@@ -99,12 +106,13 @@ let package = Package(
         .testTarget(
             name: "CardBakeTests",
             dependencies: ["CardBake", "CardBakeRender", "CardBakeCatalog", "CardBakeCache", "CardBakeFiles",
-                           "CardBakeKit", "CardBakeManifest", "CardBakeRemoteCache", "LoopbackSockets", "Vips"]
+                           "CardBakeKit", "CardBakeManifest", "CardBakeFetch", "CardBakeHTTP", "CardBakeRemoteCache",
+                           "LoopbackSockets", "Vips"]
         ),
         .testTarget(
             name: "cardbakeTests",
-            dependencies: ["CardBake", "CardBakeCatalog", "CardBakeCache", "CardBakeFiles", "CardBakeManifest", "CardBakeRemoteCache",
-                           "LoopbackSockets", "cardbake"]
+            dependencies: ["CardBake", "CardBakeCatalog", "CardBakeCache", "CardBakeFetch", "CardBakeFiles", "CardBakeManifest",
+                           "CardBakeRemoteCache", "LoopbackSockets", "cardbake"]
         ),
     ]
 )

@@ -13,12 +13,16 @@ public struct Catalog: Sendable, Equatable {
     public var style: CardStyle
     /// The cards in catalog order.
     public var cards: [Card]
+    /// Where photos given as URLs may come from; nil when the catalog has no `remoteImages`.
+    public var remoteImages: RemoteImagePolicy?
     /// SHA-256 of the file's bytes, when the catalog was read from one: with the file's path and the
     /// overrides, it decides everything above. nil for a catalog made in code.
     public var digest: ContentDigest?
 
-    public init(file: URL, style: CardStyle, cards: [Card], digest: ContentDigest? = nil) {
+    public init(file: URL, style: CardStyle, cards: [Card], digest: ContentDigest? = nil,
+                remoteImages: RemoteImagePolicy? = nil) {
         self.file = file
+        self.remoteImages = remoteImages
         self.style = style
         self.cards = cards
         self.digest = digest

@@ -1,5 +1,6 @@
 import CardBakeCache
 import CardBakeFiles
+import CardBakeHTTP
 import CardBakeManifest
 import Foundation
 import Synchronization
@@ -43,7 +44,8 @@ public final class HTTPObjectStore: RemoteObjectStore {
     public init(address: RemoteCacheAddress, limits: Limits = Limits()) {
         self.address = address
         self.limits = limits
-        client = HTTPTransport(limits: limits)
+        client = HTTPTransport(connectTimeout: limits.connectTimeout, requestTimeout: limits.requestTimeout,
+                               parallelTransfers: limits.parallelTransfers, threadName: "cardbake remote cache")
         transfers = AsyncLimiter(limit: limits.parallelTransfers)
     }
 
@@ -100,6 +102,11 @@ public final class HTTPObjectStore: RemoteObjectStore {
         }
     }
 
+    /// `cas/<sha256>`: the request's object, for messages (never the base URL, which may be secret).
+    private static func object(of request: HTTPRequest) -> String {
+        request.url.split(separator: "/").suffix(2).joined(separator: "/")
+    }
+
     private func sendRetrying(_ request: HTTPRequest) async throws -> HTTPAnswer {
         var request = request
         request.authorization = address.authorization
@@ -116,7 +123,7 @@ public final class HTTPObjectStore: RemoteObjectStore {
             } catch let error as HTTPTransportError where error.isWorthRetrying && attempt < limits.retries {
                 // retried below
             } catch let error as HTTPTransportError {
-                throw RemoteCacheFailure("\(request.method) \(request.path): \(error)", isOutage: error.isOutage)
+                throw RemoteCacheFailure("\(request.method) \(Self.object(of: request)): \(error)", isOutage: error.isOutage)
             }
             try await Task.sleep(for: .milliseconds(200) * (1 << attempt))
             attempt += 1
@@ -199,75 +206,5 @@ private final class Reachability: Sendable {
             return []
         }
         waiting.forEach { $0.resume(returning: .refused(failure)) }
-    }
-}
-
-/// One request as the store makes it.
-struct HTTPRequest: Sendable {
-    var method: String
-    var url: String
-    var body: Data?
-    var authorization: String?
-
-    /// `cas/<sha256>`: the request's object, for messages (never the base URL, which may be secret).
-    var path: String { url.split(separator: "/").suffix(2).joined(separator: "/") }
-}
-
-/// The status and body of an answer.
-struct HTTPAnswer: Sendable {
-    var status: Int
-    var body: Data
-}
-
-/// Why a request got no answer.
-enum HTTPTransportError: Error, CustomStringConvertible {
-    /// No connection: refused, or no route to the host.
-    case refused(String)
-    /// The host's name does not resolve.
-    case unknownHost(String)
-    /// No connection or no complete answer within the limit.
-    case timedOut(Duration)
-    /// The server closed or reset the connection before its answer was complete.
-    case closed(String)
-    /// The TLS handshake failed (certificate, protocol).
-    case tls(String)
-    /// Another failure of the transfer.
-    case connection(String)
-    /// The body's length differs from its `Content-Length`.
-    case truncated(expected: Int, received: Int)
-
-    /// A failure that may pass on a second try.
-    var isWorthRetrying: Bool {
-        switch self {
-        case .closed, .connection, .truncated: true
-        case .refused, .unknownHost, .timedOut, .tls: false
-        }
-    }
-
-    /// The server cannot be used for now: a build gives up on it at once.
-    var isOutage: Bool {
-        switch self {
-        case .refused, .unknownHost, .timedOut, .closed, .tls: true
-        case .connection, .truncated: false
-        }
-    }
-
-    var description: String {
-        switch self {
-        case .refused(let reason): reason
-        case .unknownHost(let host): "unknown host \(host)"
-        case .timedOut(let limit): "timed out after \(Self.seconds(limit)) s"
-        case .closed(let reason): "the server closed the connection (\(reason))"
-        case .tls(let reason): "TLS failed (\(reason))"
-        case .connection(let reason): "no connection (\(reason))"
-        case let .truncated(expected, received): "the body has \(received.counting("byte")), its Content-Length says \(expected)"
-        }
-    }
-
-    /// `1`, `2.5`: a duration in seconds as a person writes it.
-    private static func seconds(_ duration: Duration) -> String {
-        let (whole, attoseconds) = duration.components
-        guard attoseconds != 0 else { return "\(whole)" }
-        return String(format: "%g", Double(whole) + Double(attoseconds) / 1e18)
     }
 }

@@ -18,6 +18,7 @@ struct BuildOptions: ParsableArguments {
     @OptionGroup var assetCatalog: AssetCatalogOption
     @OptionGroup var gallery: GalleryOption
     @OptionGroup var remote: RemoteCacheOptions
+    @OptionGroup var photos: PhotoFetchOptions
 
     @Option(name: .shortAndLong, parsing: .unconditional,
             help: ArgumentHelp("Cards rendered at once.", discussion: "Default: one more than the CPUs this process "
@@ -66,6 +67,7 @@ struct BuildOptions: ParsableArguments {
                                    lockTimeout: lock.timeout, shard: try parsedShard, strict: strict,
                                    cacheMaxBytes: try cacheLimit.maxBytes(), xcassets: assetCatalog.url)
         request.gallery = !gallery.noGallery
+        request.photos = try photos.settings()
         return request
     }
 }
@@ -108,6 +110,11 @@ struct BuildRun {
         }
         for failure in report.failures {
             console.error("\(options.location.catalog): \(failure.location): \(failure.reason ?? "unknown reason")")
+        }
+        if console.verbose, let photos = report.photos {
+            for use in photos.cards {
+                console.note("photo of \(use.id): \(use.source.rawValue)")
+            }
         }
         console.result(report.summary)
         if let collected = report.collected {

@@ -25,7 +25,7 @@ struct CheckCommand: AsyncParsableCommand {
                                    overrides: try overrides.styleOverrides(),
                                    lockTimeout: lock.timeout, xcassets: assetCatalog.url)
         request.gallery = !gallery.noGallery
-        let findings = try await Checker(request: request).run(waiting: console.waiting)
+        let findings = try await Checker(request: request).run(waiting: console.waiting, note: { console.note($0) })
         for finding in findings {
             console.result(finding.description)
         }

@@ -19,6 +19,12 @@ final class ProgressPrinter: Sendable {
             console.waiting(for: folder, holder: holder)
         case let .warning(message):
             console.warning(message)
+        case let .downloaded(count):
+            if console.errorIsTerminal {
+                console.status("downloading photos: \(count) done")
+            } else if console.verbose {
+                console.note("downloaded \(count.counting("photo"))")
+            }
         case let .planned(total, toRender, failed):
             console.note("\(total.counting("card")): \(toRender) to render, \(total - toRender - failed) cached, "
                          + "\(failed) failed")

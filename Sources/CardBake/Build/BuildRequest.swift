@@ -1,5 +1,6 @@
 import CardBakeCache
 import CardBakeCatalog
+import CardBakeFetch
 import CardBakeFiles
 import CardBakeManifest
 import CardBakeRender
@@ -35,6 +36,8 @@ public struct BuildRequest: Sendable {
     public var remoteCache: RemoteCache?
     /// How long the build waits at its end for uploads to the remote cache still running.
     public var remoteUploadWait: Duration = .seconds(60)
+    /// How photos given as URLs are fetched: `--offline`, `--refresh`, the limits.
+    public var photos = PhotoFetchSettings()
 
     /// The default `maxPixels`: 100 megapixels.
     public static let defaultMaxPixels = 100_000_000
@@ -93,6 +96,8 @@ public enum BuildEvent: Sendable {
     case planned(total: Int, toRender: Int, failed: Int)
     /// A card needing work finished (rendered or failed); `done` of `toRender`.
     case finished(BuildReport.CardResult, done: Int, of: Int)
+    /// Photos downloaded so far, for a catalog that gives photos as URLs.
+    case downloaded(Int)
     /// Something went wrong that costs time but not cards, such as an object the remote cache
     /// sent damaged, or the remote cache given up on.
     case warning(String)

@@ -1,5 +1,6 @@
 import CardBakeCache
 import CardBakeCatalog
+import CardBakeFetch
 import CardBakeFiles
 import CardBakeManifest
 import CardBakeRender
@@ -70,19 +71,22 @@ public struct Builder: Sendable {
         defer { workspace.close() }
         let pool = WorkerPool(threads: request.jobs)
         defer { pool.shutDown() }
+        let photos = await fetchPhotos(&reading, workspace: workspace, events: events)
         let bench = try Workbench(request: request, workspace: workspace, pool: pool,
-                                  installedFonts: read.installedFonts, reading: &reading)
+                                  installedFonts: read.installedFonts, reading: &reading, fetchesPhotos: photos != nil)
 
         var wholeBuild = WholeBuild(bench.source.outline, catalogDigest: bench.source.digest, request: request,
                                     statCache: workspace.statCache, fonts: bench.fonts, installedFonts: bench.installedFonts)
         if let wholeBuild, await isUpToDateAsAWhole(wholeBuild, bench) {
-            return try await reportUpToDate(bench, reading: reading, start: start, events: events)
+            var report = try await reportUpToDate(bench, reading: reading, start: start, events: events)
+            report.photos = photos?.traffic
+            return report
         }
         let catalog = try parsedCatalog(&reading, bench, wholeBuild: &wholeBuild)
         let coverageMemo = TextCoverageMemo(store: workspace.textCoverage, installedFonts: bench.installedFonts)
         memo?.startBuild()
         let planner = Planner(statCache: workspace.statCache, fonts: bench.fonts, strict: request.strict,
-                              coverageMemo: coverageMemo, memo: memo?.plans)
+                              coverageMemo: coverageMemo, memo: memo?.plans, photoFailures: photos?.failures ?? [:])
         let spool = try EntrySpool(in: workspace.scratchDirectory, cards: catalog.cards.count,
                                    figures: request.writesGallery, memo: memo?.spooledForms)
         var results = try await cardResults(of: catalog.cards, planner: planner, coverageMemo: coverageMemo,
@@ -104,7 +108,18 @@ public struct Builder: Sendable {
         let collected = await workspace.finishBuild()
         return BuildReport(cards: results, seconds: (ContinuousClock.now - start).seconds, removed: written.removed,
                            parallelism: parallelism, collected: collected, remoteCache: remoteTraffic,
-                           inputs: Self.inputs(of: catalog.outline, request: request, fonts: bench.fonts))
+                           photos: photos?.traffic, inputs: Self.inputs(of: catalog.outline, request: request, fonts: bench.fonts))
+    }
+
+    /// Fetches the photos the build's cards give as URLs (``CardPhotos``), into the parsed catalog;
+    /// nil when it gives none. Call holding the cache. A catalog with an outline kept gives none:
+    /// one that fetches photos keeps no outline.
+    private func fetchPhotos(_ reading: inout CatalogReading<LoadedCatalog>, workspace: CacheWorkspace,
+                             events: @escaping @Sendable (BuildEvent) -> Void) async -> CardPhotos? {
+        guard var loaded = reading.parsed else { return nil }
+        let photos = await CardPhotos.resolve(&loaded.catalog, in: workspace, request: request, events: events)
+        if photos != nil { reading.replaceParsed(with: loaded) }
+        return photos
     }
 
     // MARK: What run does before and after the stages
@@ -123,10 +138,13 @@ public struct Builder: Sendable {
         let assetCatalog: AssetCatalogWriter?
         let fonts = FontResolver()
         let installedFonts: ContentDigest
+        /// The catalog gives photos as URLs: its outline is never kept, so that a build parses it and revalidates them.
+        let fetchesPhotos: Bool
 
         init(request: BuildRequest, workspace: CacheWorkspace, pool: WorkerPool, installedFonts: ContentDigest,
-             reading: inout CatalogReading<LoadedCatalog>) throws {
+             reading: inout CatalogReading<LoadedCatalog>, fetchesPhotos: Bool) throws {
             self.workspace = workspace
+            self.fetchesPhotos = fetchesPhotos
             self.pool = pool
             self.installedFonts = installedFonts
             records = RecordCache(store: workspace.store)
@@ -164,7 +182,7 @@ public struct Builder: Sendable {
                                    },
                                    settings: request.settingsDigest, manifest: manifestDigest)
         }
-        if reading.parsed != nil {
+        if reading.parsed != nil, !bench.fetchesPhotos {
             keepOutline(source, statCache: bench.workspace.statCache)
         }
         bench.workspace.finishWholeBuild()
@@ -246,7 +264,9 @@ public struct Builder: Sendable {
         if await bench.records.record(ContentDigest.self, for: wholeBuild.key) != outputs {
             try? await bench.records.save(outputs, for: wholeBuild.key)
         }
-        keepOutline(bench.source, statCache: bench.workspace.statCache)
+        if !bench.fetchesPhotos {
+            keepOutline(bench.source, statCache: bench.workspace.statCache)
+        }
     }
 
     /// The files a build of the cards of `outline` read: the catalog, their images, and the fonts once resolved.
@@ -271,7 +291,7 @@ public struct Builder: Sendable {
     /// A catalog parsed for a build: the whole file's, and the cards the request builds (a shard's).
     private struct LoadedCatalog {
         let whole: Catalog
-        let catalog: Catalog
+        var catalog: Catalog
 
         var source: CatalogOutline.Source { CatalogOutline.Source(catalog, digest: whole.digest) }
     }

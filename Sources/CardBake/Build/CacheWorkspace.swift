@@ -11,6 +11,8 @@ import Synchronization
 struct CacheWorkspace {
     let store: IndexedArtifactStore
     let statCache: StatCache
+    /// The store on disk under ``store``: its files are where fetched photos are read from.
+    let disk: DiskArtifactStore
     /// Text coverage kept between builds (``TextCoverageMemo``), in a file of its own rather than the
     /// action cache: a layout is quick to redo and belongs to this machine's fonts, so it is neither
     /// collected with the cache's entries nor sent to a remote cache. Like the action-cache index, it
@@ -44,6 +46,7 @@ struct CacheWorkspace {
         }
         scratchDirectory = root
         let disk = try DiskArtifactStore(root: root)
+        self.disk = disk
         remote = request.remoteCache.map { TieredArtifactStore(local: disk, remote: $0, warn: warn) }
         uploadWait = request.remoteUploadWait
         store = IndexedArtifactStore(base: remote ?? disk, loadingIndexFrom: folder?.appendingPathComponent(Self.indexFile))

@@ -310,6 +310,11 @@ struct CatalogReading<Parsed> {
         return outline(try catalog())
     }
 
+    /// Puts `catalog` in place of the one parsed (its photos fetched).
+    mutating func replaceParsed(with catalog: Parsed) {
+        parsed = catalog
+    }
+
     /// The catalog parsed, now if it was not before.
     mutating func catalog() throws -> Parsed {
         if let parsed { return parsed }

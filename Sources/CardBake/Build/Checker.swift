@@ -1,5 +1,6 @@
 import CardBakeCache
 import CardBakeCatalog
+import CardBakeFetch
 import CardBakeFiles
 import CardBakeManifest
 import CardBakeRender
@@ -43,7 +44,11 @@ public struct Checker: Sendable {
     /// When the output folder is as the last build of the same inputs left it (``WholeBuild``, as a
     /// build decides it), there is no difference and no card is planned; otherwise every card is
     /// compared with its manifest entry.
-    public func run(waiting: (URL, LockHolder) -> Void = { _, _ in }) async throws -> [Finding] {
+    ///
+    /// Photos given as URLs are never downloaded: they are taken from the cache's records, `note`
+    /// hears of each one older than its catalog's `maxAge` (a build would revalidate it), and a card
+    /// whose photo was never fetched is failing.
+    public func run(waiting: (URL, LockHolder) -> Void = { _, _ in }, note: (String) -> Void = { _ in }) async throws -> [Finding] {
         async let readAhead = ReadAhead(for: request)
         var reading = try CatalogReading(request: request, parse: loadCatalog) { CatalogOutline.Source($0, digest: $0.digest) }
         let lock = try WorkspaceLock(checking: request, waiting: waiting)
@@ -52,6 +57,16 @@ public struct Checker: Sendable {
         let statCache = StatCache(loading: read.savedStatCache)
         let fonts = FontResolver()
         let output = OutputFolder(directory: request.output, statCache: statCache)
+        var photoFailures: [String: PhotoFetchFailure] = [:]
+        if var parsed = reading.parsed, parsed.cards.contains(where: { $0.imageURL != nil }) {
+            let store: any ArtifactStoring = try request.cache.flatMap { cache in
+                FileManager.default.fileExists(atPath: cache.path) ? try DiskArtifactStore(readingFrom: cache) : nil
+            } ?? InMemoryArtifactStore()
+            photoFailures = await CardPhotos.resolveFromCache(&parsed, store: store, request: request) { card in
+                note("the photo of \(card.id) was fetched longer than remoteImages.maxAge ago; a build revalidates it")
+            }
+            reading.replaceParsed(with: parsed)
+        }
         let source = try reading.source(statCache: statCache)
         if try await isBuiltAsAWhole(source, in: output, fonts: fonts, installedFonts: read.installedFonts) {
             // The whole-build record does not cover the asset catalog, which lives elsewhere.
@@ -59,7 +74,7 @@ public struct Checker: Sendable {
         }
         let catalog = try reading.catalog()
         try Vips.start()
-        let planner = Planner(statCache: statCache, fonts: fonts, strict: request.strict)
+        let planner = Planner(statCache: statCache, fonts: fonts, strict: request.strict, photoFailures: photoFailures)
         let manifestURL = output.manifestURL
         let inPlace = output.readManifest()
         let entries = inPlace?.cards ?? []

@@ -1,5 +1,6 @@
 import CardBakeCache
 import CardBakeCatalog
+import CardBakeFetch
 import CardBakeFiles
 import CardBakeManifest
 import Foundation
@@ -112,15 +113,19 @@ public struct BuildReport: Codable, Sendable, Equatable {
     public var collected: CacheCollection?
     /// What the build exchanged with the remote cache; nil without one.
     public var remoteCache: RemoteCacheTraffic?
+    /// What the build fetched of the photos its catalog gives as URLs; nil when it gives none.
+    public var photos: PhotoTraffic?
     /// The files the build read: the catalog, every card's image and font files. Not in `--report`.
     public var inputs: Set<URL> = []
 
     private enum CodingKeys: String, CodingKey {
-        case cards, seconds, removed, parallelism, collected, remoteCache
+        case cards, seconds, removed, parallelism, collected, remoteCache, photos
     }
 
     public init(cards: [CardResult], seconds: Double, removed: [String], parallelism: Parallelism? = nil,
-                collected: CacheCollection? = nil, remoteCache: RemoteCacheTraffic? = nil, inputs: Set<URL> = []) {
+                collected: CacheCollection? = nil, remoteCache: RemoteCacheTraffic? = nil, photos: PhotoTraffic? = nil,
+                inputs: Set<URL> = []) {
+        self.photos = photos
         self.cards = cards
         self.seconds = seconds
         self.removed = removed
@@ -139,6 +144,7 @@ public struct BuildReport: Codable, Sendable, Equatable {
         return "\(cards.count.counting("card")): \(count(.rendered)) rendered, \(count(.cached)) cached, \(count(.failed)) failed"
             + " in \(String(format: "%.2f", seconds)) s (\(String(format: "%.1f", rate)) cards/s)"
             + (remoteCache.map { "; \($0.summary)" } ?? "")
+            + (photos.map { "; \($0.summary)" } ?? "")
     }
 
     /// JSON for `--report`, as `JSONEncoder` would write it pretty-printed with sorted keys (and
@@ -154,6 +160,7 @@ public struct BuildReport: Codable, Sendable, Equatable {
                     json.member("jobs") { $0.number(parallelism.jobs) }
                 }
             }
+            report.member("photos", ifPresent: photos) { $0.write($1) }
             report.member("remoteCache", ifPresent: remoteCache) { $0.write($1) }
             report.member("removed") { $0.array(removed) { $0.string($1) } }
             report.member("seconds") { $0.number(seconds) }
@@ -176,6 +183,22 @@ private extension JSONWriter {
             json.member("server") { $0.string(traffic.server) }
             json.member("uploadedBytes") { $0.number(traffic.uploadedBytes) }
             json.member("uploads") { $0.number(traffic.uploads) }
+        }
+    }
+
+    mutating func write(_ photos: PhotoTraffic) {
+        object { json in
+            json.member("cards") { json in
+                json.array(photos.cards) { json, use in
+                    json.object { json in
+                        json.member("id") { $0.string(use.id) }
+                        json.member("index") { $0.number(use.index) }
+                        json.member("source") { $0.string(use.source.rawValue) }
+                    }
+                }
+            }
+            json.member("downloadedBytes") { $0.number(photos.downloadedBytes) }
+            json.member("requests") { $0.number(photos.requests) }
         }
     }
 

@@ -1,5 +1,6 @@
 import CardBakeCache
 import CardBakeCatalog
+import CardBakeFetch
 import CardBakeManifest
 import CardBakeRender
 import Foundation
@@ -132,6 +133,9 @@ enum ArtifactReferences {
     static func blobs(namedBy record: Data) -> [ContentDigest] {
         if let image = RenderedImageRecord(cacheBytes: record) {
             return [image.blob]
+        }
+        if record.first == UInt8(ascii: "{"), let photo = PhotoRecord(cacheBytes: record) {
+            return [photo.digest]
         }
         // A background's record; the digest records of a whole build or a gallery page name no blob,
         // and the collector ignores a digest the store does not hold.

@@ -1,5 +1,6 @@
 import CardBakeCache
 import CardBakeCatalog
+import CardBakeFetch
 import CardBakeManifest
 import CardBakeRender
 import Foundation
@@ -16,6 +17,8 @@ struct Planner: Sendable {
     /// Plans of the last build in this process: a card whose value, fonts as resolved now and image
     /// digest are those of its kept plan, planned with the same settings, gets that plan.
     var memo: CardMemo<CardPlan.Kept>? = nil
+    /// Why photos given as URLs could not be had, by URL: their cards fail with it.
+    var photoFailures: [String: PhotoFetchFailure] = [:]
 
     /// The plan for one card, or why it cannot be built (text a catalog refuses, missing image, unknown font, …).
     func plan(_ card: Card) -> Result<CardPlan, CardFailure> {
@@ -23,6 +26,10 @@ struct Planner: Sendable {
         let card = card.holdingTexts
         do throws(CardFailure) {
             try Self.checkText(of: card)
+            if card.isAwaitingFetch, let url = card.imageURL {
+                throw CardFailure(card: card, field: "image",
+                                  reason: (photoFailures[url] ?? PhotoFetchFailure(url, "not fetched")).description)
+            }
             let fonts: ResolvedFonts
             do {
                 fonts = try self.fonts.fonts(for: card.style)

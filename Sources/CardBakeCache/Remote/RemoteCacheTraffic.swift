@@ -31,16 +31,8 @@ public struct RemoteCacheTraffic: Codable, Sendable, Equatable {
 
     /// `remote cache: 12 hits (1.4 MB down), 3 uploads (310 KB up)`.
     public var summary: String {
-        "remote cache: \(hits.counting("hit")) (\(Self.bytes(downloadedBytes)) down), "
-            + "\(uploads.counting("upload")) (\(Self.bytes(uploadedBytes)) up)"
+        "remote cache: \(hits.counting("hit")) (\(downloadedBytes.byteSize) down), "
+            + "\(uploads.counting("upload")) (\(uploadedBytes.byteSize) up)"
             + (disabled ? ", stopped after failures" : "")
-    }
-
-    private static func bytes(_ count: Int) -> String {
-        switch count {
-        case ..<1_000: "\(count) B"
-        case ..<1_000_000: String(format: "%.1f KB", Double(count) / 1e3)
-        default: String(format: "%.1f MB", Double(count) / 1e6)
-        }
     }
 }

@@ -11,6 +11,9 @@ public struct Card: Sendable, Equatable {
         get { URL(fileURLWithPath: imagePath, isDirectory: false) }
         set { imagePath = newValue.path }
     }
+    /// The photo's http(s) address when the catalog gives a URL; ``image`` is then where its fetched
+    /// bytes are (in the cache's content store) once a build has fetched it.
+    public private(set) var imageURL: String?
     /// ``image``'s path, which is what a card holds: a `URL` takes several hundred bytes, and a
     /// build holds every card of its catalog.
     package private(set) var imagePath: String
@@ -64,6 +67,20 @@ public struct Card: Sendable, Equatable {
         return card
     }
 
+    /// Makes this card's photo the one at `url`, not fetched yet.
+    package mutating func fetchImage(from url: String) {
+        imageURL = url
+        imagePath = ""
+    }
+
+    /// Where the bytes fetched from ``imageURL`` are.
+    package mutating func useFetchedImage(atPath path: String) {
+        imagePath = path
+    }
+
+    /// Whether the photo is a URL that no build has resolved to a file yet.
+    package var isAwaitingFetch: Bool { imageURL != nil && imagePath.isEmpty }
+
     /// Makes ``imagePath`` the equal string in `paths`, adding it if there is none, so that cards
     /// of the same image hold one copy of its path.
     package mutating func shareImagePath(with paths: inout Set<String>) {
@@ -71,7 +88,7 @@ public struct Card: Sendable, Equatable {
     }
 
     public static func == (lhs: Card, rhs: Card) -> Bool {
-        lhs.id == rhs.id && lhs.imagePath == rhs.imagePath && lhs.title == rhs.title && lhs.description == rhs.description
+        lhs.id == rhs.id && lhs.imagePath == rhs.imagePath && lhs.imageURL == rhs.imageURL && lhs.title == rhs.title && lhs.description == rhs.description
             && lhs.index == rhs.index && (lhs.sharedStyle === rhs.sharedStyle || lhs.style == rhs.style)
     }
 }

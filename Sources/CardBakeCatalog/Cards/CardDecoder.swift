@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// Reads the cards of a catalog, checking each card and that ids are unique.
 package struct CardDecoder {
@@ -14,9 +15,21 @@ package struct CardDecoder {
     package let overrides: StyleOverrides
     /// How many cards one thread reads at a time.
     private let shareSize: Int
+    /// What the catalog's `remoteImages` says, which an `image` URL must pass.
+    private let remoteImages: RemoteImages
 
-    package init(reader: SchemaReader, catalogStyle: CardStyle, overrides: StyleOverrides, shareSize: Int = 512) {
+    /// The catalog's `remoteImages` as read.
+    package enum RemoteImages: Sendable {
+        case absent
+        /// Present with a problem of its own (reported): a URL is not checked against it.
+        case invalid
+        case read(RemoteImagePolicy)
+    }
+
+    package init(reader: SchemaReader, catalogStyle: CardStyle, overrides: StyleOverrides,
+                 remoteImages: RemoteImages = .absent, shareSize: Int = 512) {
         self.reader = reader
+        self.remoteImages = remoteImages
         sharedCatalogStyle = SharedCardStyle(catalogStyle)
         self.overrides = overrides
         self.shareSize = max(1, shareSize)
@@ -73,7 +86,7 @@ package struct CardDecoder {
         reader.cardID = id.naming
         let problemsBefore = reader.log.count
         guard let fields = reader.object(node, keys: Self.cardKeys, required: Self.requiredKeys) else { return nil }
-        let image = reader.filePath(fields["image"])
+        let image = self.image(fields["image"], reader: reader)
         let title = reader.text(fields["title"], rule: .title)
         let description = reader.text(fields["description"], rule: .description)
         let style = fields["style"].map {
@@ -82,7 +95,44 @@ package struct CardDecoder {
         guard let id = id.unique, let image, let title, let description, reader.log.count == problemsBefore else {
             return nil
         }
-        return Card(id: id, image: image, title: title, description: description, sharing: style, index: index)
+        var card = Card(id: id, image: image.file ?? URL(fileURLWithPath: "/"), title: title, description: description,
+                        sharing: style, index: index)
+        if let url = image.url { card.fetchImage(from: url) }
+        return card
+    }
+
+    /// A card's `image`: a file path, or an http(s) URL that `remoteImages.allow` lets a build fetch.
+    private func image(_ node: SchemaReader.Node?, reader: SchemaReader) -> (file: URL?, url: String?)? {
+        guard let node, case .string(let text) = node.value.kind, RemoteImageURL.looksLikeURL(text) else {
+            return reader.filePath(node).map { ($0, nil) }
+        }
+        let url: RemoteImageURL
+        do {
+            url = try RemoteImageURL(text)
+        } catch {
+            let reason = switch error {
+            case .scheme(let scheme): "the scheme \(scheme): is not fetched; an image is a file path or an http:// or https:// URL"
+            case .credentials: "the URL holds a user or password; put credentials in no catalog (fetch photos from a URL without them)"
+            case .malformed: "the URL does not parse, or has no host"
+            }
+            reader.report("\(reason): \(MessageText.quoted(RemoteImageURL.redacted(text))).", at: node)
+            return nil
+        }
+        switch remoteImages {
+        case .invalid:
+            return nil
+        case .absent:
+            reader.report("\(MessageText.quoted(RemoteImageURL.redacted(text))) is a URL, and the catalog has no "
+                          + "remoteImages.allow list; add {\"remoteImages\": {\"allow\": [\"\(url.host)\"]}} to fetch from \(url.host).", at: node)
+            return nil
+        case .read(let policy):
+            guard policy.allows(url) else {
+                reader.report("\(MessageText.quoted(RemoteImageURL.redacted(text))) matches no pattern of remoteImages.allow ("
+                              + policy.allow.map(\.description).joined(separator: ", ") + ").", at: node)
+                return nil
+            }
+            return (nil, text)
+        }
     }
 
     /// A card's `id` as the first pass found it.

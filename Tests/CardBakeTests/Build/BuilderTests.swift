@@ -3,6 +3,7 @@ import Foundation
 @testable import CardBakeCache
 @testable import CardBakeCatalog
 @testable import CardBakeFiles
+import CardBakeFetch
 @testable import CardBakeManifest
 @testable import CardBakeRender
 import Synchronization
@@ -14,6 +15,8 @@ final class BuildFixture {
     let folder: TemporaryDirectory
     var cards: [[String: String]] = []
     var style: [String: Any] = ["scales": [1, 2]]
+    /// More top-level members of the catalog (`remoteImages`).
+    var members: [String: Any] = [:]
 
     init(images: [String: VipsImage]) throws {
         folder = try TemporaryDirectory()
@@ -28,17 +31,19 @@ final class BuildFixture {
     var cache: URL { folder.file("cache") }
 
     func writeCatalog() throws {
-        let json: [String: Any] = ["version": 1, "style": style, "cards": cards]
+        let json = members.merging(["version": 1, "style": style, "cards": cards]) { _, fixed in fixed }
         try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys]).write(to: catalog)
     }
 
     @discardableResult
     func build(cache: URL? = nil, useCache: Bool = true, output: URL? = nil, remoteCache: RemoteCache? = nil,
+               photos: PhotoFetchSettings = PhotoFetchSettings(), maxPixels: Int = BuildRequest.defaultMaxPixels,
                events: @escaping @Sendable (BuildEvent) -> Void = { _ in }) async throws -> BuildReport {
         try writeCatalog()
         var request = BuildRequest(catalog: catalog, output: output ?? self.output,
-                                   cache: useCache ? (cache ?? self.cache) : nil, jobs: 2)
+                                   cache: useCache ? (cache ?? self.cache) : nil, jobs: 2, maxPixels: maxPixels)
         request.remoteCache = remoteCache
+        request.photos = photos
         return try await Builder(request: request).run(events: events)
     }
 

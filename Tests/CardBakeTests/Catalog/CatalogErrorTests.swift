@@ -66,7 +66,7 @@ import Testing
 
     @Test func topLevelProblemsSayTopLevel() {
         #expect(error(decoding: "[]")?.description
-            == "Input/catalog.json: top level: expected an object with keys version, style, cards, found an array.")
+            == "Input/catalog.json: top level: expected an object with keys version, style, remoteImages, cards, found an array.")
     }
 
     @Test(arguments: [(50, 50, nil), (51, 50, "… and 1 more problem."), (75, 50, "… and 25 more problems.")] as [(Int, Int, String?)])

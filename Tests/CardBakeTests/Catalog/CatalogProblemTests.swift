@@ -14,9 +14,9 @@ import Testing
     // MARK: Top level
 
     @Test(arguments: [
-        ("[]", "expected an object with keys version, style, cards, found an array."),
-        ("\"catalog\"", #"expected an object with keys version, style, cards, found the string "catalog"."#),
-        ("null", "expected an object with keys version, style, cards, found null."),
+        ("[]", "expected an object with keys version, style, remoteImages, cards, found an array."),
+        ("\"catalog\"", #"expected an object with keys version, style, remoteImages, cards, found the string "catalog"."#),
+        ("null", "expected an object with keys version, style, remoteImages, cards, found null."),
     ])
     func topLevelMustBeAnObject(json: String, message: String) {
         #expect(Fixture.problem(json) == CatalogProblem(path: "", message: message))
@@ -60,7 +60,7 @@ import Testing
 
     @Test(arguments: [
         (#"{"version": 1, "cards": [], "styles": {}}"#, "styles", nil,
-         #"unknown key "styles"; allowed keys: version, style, cards."#),
+         #"unknown key "styles"; allowed keys: version, style, remoteImages, cards."#),
         (Fixture.catalog(style: #"{"cardwidth": 300}"#), "style.cardwidth", nil,
          #"unknown key "cardwidth"; allowed keys: cardWidth, textAreaHeight, maxFeatureHeight, minFeatureHeight, scales, format, quality, compression, pngFilter, blur, title, description, border."#),
         (Fixture.catalog(style: #"{"blur": {"radios": 3}}"#), "style.blur.radios", nil,

@@ -5,13 +5,15 @@ import Synchronization
 import Glibc
 #endif
 
-/// A tiny HTTP/1.1 server on 127.0.0.1 for the HTTP store's unit tests: answers each request with
-/// the next scripted reply (the last one repeats), records what it was asked, and closes each
-/// connection after its reply. The end-to-end tests use a real nginx instead.
+/// A tiny HTTP/1.1 server on 127.0.0.1 for the HTTP clients' unit tests: answers each request with
+/// the next scripted reply (the last one repeats), or with what a route gives for its path, records
+/// what it was asked, and closes each connection after its reply. The end-to-end tests use a real
+/// nginx instead.
 final class ScriptedHTTPServer: Sendable {
     enum Reply: Sendable {
-        /// A status and body; `declaredLength` overrides the `Content-Length` sent.
-        case answer(Int, Data = Data(), declaredLength: Int? = nil)
+        /// A status and body; `declaredLength` overrides the `Content-Length` sent; `headers` are
+        /// sent as they are (`Location`, `Retry-After`, `Content-Type`).
+        case answer(Int, Data = Data(), declaredLength: Int? = nil, headers: [String: String] = [:])
         /// Reads the request and never answers.
         case hang
     }
@@ -27,6 +29,8 @@ final class ScriptedHTTPServer: Sendable {
     let port: Int
     private let listener: Int32
     private let state: Mutex<(replies: [Reply], requests: [Request])>
+    /// Chooses each request's reply, instead of `replies`.
+    private let route: (@Sendable (Request) -> Reply)?
     /// The server stops (``stop()``) once it has received this many requests, as one that dies would.
     private let requestLimit: Int?
 
@@ -35,6 +39,18 @@ final class ScriptedHTTPServer: Sendable {
     init(_ replies: [Reply], stoppingAfter requestLimit: Int? = nil) throws {
         state = Mutex((replies, []))
         self.requestLimit = requestLimit
+        route = nil
+        (listener, port) = try LoopbackSockets.listeningSocket()
+        LoopbackSockets.accept(on: listener) { [self] connection in
+            Thread { [self] in serve(connection) }.start()
+        }
+    }
+
+    /// A server that answers each request with `route`'s reply for it.
+    init(route: @escaping @Sendable (Request) -> Reply) throws {
+        state = Mutex(([], []))
+        requestLimit = nil
+        self.route = route
         (listener, port) = try LoopbackSockets.listeningSocket()
         LoopbackSockets.accept(on: listener) { [self] connection in
             Thread { [self] in serve(connection) }.start()
@@ -60,6 +76,7 @@ final class ScriptedHTTPServer: Sendable {
             // One connected before the server stopped is dropped unanswered, as by a server that died.
             if let requestLimit, state.requests.count >= requestLimit { return nil }
             state.requests.append(request)
+            if let route { return (route(request), false) }
             return (state.replies.count > 1 ? state.replies.removeFirst() : state.replies[0],
                     state.requests.count == requestLimit)
         }
@@ -71,9 +88,9 @@ final class ScriptedHTTPServer: Sendable {
         switch reply {
         case .hang:
             Thread.sleep(forTimeInterval: 120)
-        case let .answer(status, body, declaredLength):
+        case let .answer(status, body, declaredLength, headers):
             let head = "HTTP/1.1 \(status) Scripted\r\nContent-Length: \(declaredLength ?? body.count)\r\n"
-                + "Connection: close\r\n\r\n"
+                + headers.map { "\($0.key): \($0.value)\r\n" }.joined() + "Connection: close\r\n\r\n"
             let bytes = Data(head.utf8) + (request.method == "HEAD" ? Data() : body)
             _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }

@@ -1,3 +1,4 @@
+import CardBakeFiles
 import CCurl
 import Foundation
 import Synchronization
@@ -6,12 +7,16 @@ import Synchronization
 /// with one easy handle that keeps its connection alive from one request to the next. A request is a
 /// blocking `curl_easy_perform` on one of those threads, never on Swift's cooperative pool; `send`
 /// suspends until it is done. A connect timeout (`CURLOPT_CONNECTTIMEOUT_MS`) and a deadline for the
-/// whole request (`CURLOPT_TIMEOUT_MS`). README, "Remote cache", says why this client.
-final class HTTPTransport: Sendable {
+/// whole request (`CURLOPT_TIMEOUT_MS`). No proxy from the environment. A request's body may stream
+/// to a file with a byte limit, and a request may follow redirects (``HTTPRequest/maxRedirects``).
+/// README, "Remote cache", says why this client.
+package final class HTTPTransport: Sendable {
     private let queue: RequestQueue
 
-    init(limits: HTTPObjectStore.Limits) {
-        queue = RequestQueue(limits: limits)
+    /// - Parameter threadName: the name of its threads, for a debugger.
+    package init(connectTimeout: Duration, requestTimeout: Duration, parallelTransfers: Int, threadName: String) {
+        queue = RequestQueue(limits: Limits(connectTimeout: connectTimeout, requestTimeout: requestTimeout,
+                                            parallelTransfers: parallelTransfers, threadName: threadName))
     }
 
     deinit {
@@ -21,7 +26,7 @@ final class HTTPTransport: Sendable {
     /// The answer to `request`.
     /// - Throws: ``HTTPTransportError``, or `CancellationError` when the task is cancelled (a
     ///   transfer under way stops within about a second, when libcurl next reports progress).
-    func send(_ request: HTTPRequest) async throws -> HTTPAnswer {
+    package func send(_ request: HTTPRequest) async throws -> HTTPAnswer {
         try Task.checkCancellation()
         let cancelled = CancelFlag()
         return try await withTaskCancellationHandler {
@@ -34,9 +39,16 @@ final class HTTPTransport: Sendable {
     }
 
     /// Fails the requests still queued and lets the threads end once their transfer is done; requests after this fail.
-    func shutDown() async {
+    package func shutDown() async {
         queue.close()
     }
+}
+
+private struct Limits: Sendable {
+    let connectTimeout: Duration
+    let requestTimeout: Duration
+    let parallelTransfers: Int
+    let threadName: String
 }
 
 /// Set once, when the task that sent a request is cancelled; read by the transfer's progress callback.
@@ -55,12 +67,12 @@ private struct PendingRequest: Sendable {
 
 /// The requests waiting, and the threads that take them: started as requests come, up to `parallelTransfers`.
 private final class RequestQueue: Sendable {
-    private let limits: HTTPObjectStore.Limits
+    private let limits: Limits
     private let state = Mutex((waiting: [PendingRequest](), threads: 0, idle: 0, closed: false))
     /// Signalled once for each request added, and once for each thread when the queue closes.
     private let ready = DispatchSemaphore(value: 0)
 
-    init(limits: HTTPObjectStore.Limits) {
+    init(limits: Limits) {
         self.limits = limits
     }
 
@@ -78,7 +90,7 @@ private final class RequestQueue: Sendable {
         }
         if startsThread {
             let thread = Thread { [self] in work() }
-            thread.name = "cardbake remote cache"
+            thread.name = limits.threadName
             thread.start()
         }
         ready.signal()
@@ -116,16 +128,14 @@ private final class RequestQueue: Sendable {
 /// One libcurl easy handle, used by one thread at a time.
 private final class CurlConnection {
     private let handle: UnsafeMutableRawPointer?
-    private let limits: HTTPObjectStore.Limits
+    private let limits: Limits
     /// Where libcurl writes what went wrong (CURLOPT_ERRORBUFFER).
     private let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
-    /// The largest body accepted: well above any card's bitmap.
-    private static let largestBody = 512 << 20
     /// libcurl's global state, set up once before the first handle (curl_global_init is not thread-safe).
     private static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
-    init(limits: HTTPObjectStore.Limits) {
+    init(limits: Limits) {
         handle = Self.initialized ? curl_easy_init() : nil
         self.limits = limits
     }
@@ -138,13 +148,22 @@ private final class CurlConnection {
     /// What a transfer's callbacks read and write.
     private final class Transfer {
         var received = Data()
+        var receivedBytes = 0
+        let maxBodyBytes: Int
         var tooLarge = false
+        /// The body's file, open for writing, when the request streams it to one.
+        let bodyFile: FileHandle?
+        var fileError: (any Error)?
+        /// The header fields of the latest answer (a redirect's are replaced by the next answer's).
+        var headers: [String: String] = [:]
         let upload: Data
         var uploaded = 0
         let cancelled: CancelFlag
 
-        init(upload: Data, cancelled: CancelFlag) {
+        init(upload: Data, maxBodyBytes: Int, bodyFile: FileHandle?, cancelled: CancelFlag) {
             self.upload = upload
+            self.maxBodyBytes = maxBodyBytes
+            self.bodyFile = bodyFile
             self.cancelled = cancelled
         }
     }
@@ -154,12 +173,23 @@ private final class CurlConnection {
         if cancelled.isSet { throw CancellationError() }
         // Forgets the last request's options, keeps its connection.
         curl_easy_reset(handle)
-        let transfer = Transfer(upload: request.body ?? Data(), cancelled: cancelled)
+        let bodyFile = try request.bodyFile.map { path in
+            guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
+                throw HTTPTransportError.connection("cannot create \(path)")
+            }
+            return file
+        }
+        defer { try? bodyFile?.close() }
+        let transfer = Transfer(upload: request.body ?? Data(), maxBodyBytes: request.maxBodyBytes, bodyFile: bodyFile,
+                                cancelled: cancelled)
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         var headers: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(headers) }
         if let authorization = request.authorization {
             headers = curl_slist_append(headers, "Authorization: \(authorization)")
+        }
+        for line in request.headers {
+            headers = curl_slist_append(headers, line)
         }
         // No "Expect: 100-continue" round trip before a body.
         headers = curl_slist_append(headers, "Expect:")
@@ -168,9 +198,17 @@ private final class CurlConnection {
         cardbake_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorText)
         cardbake_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
         cardbake_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
-        // As with no client at all: no proxy from the environment. No redirects either (the default):
-        // a cache answers where it is asked, and following could carry the credentials elsewhere.
+        // As with no client at all: no proxy from the environment.
         cardbake_curl_setopt_string(handle, CURLOPT_PROXY, "")
+        if request.maxRedirects > 0 {
+            // libcurl sends no Authorization header to another host after a redirect.
+            cardbake_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
+            cardbake_curl_setopt_long(handle, CURLOPT_MAXREDIRS, request.maxRedirects)
+            cardbake_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR,
+                                        request.url.lowercased().hasPrefix("https:") ? "https" : "http,https")
+        }
+        cardbake_curl_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, Self.header)
+        cardbake_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
         cardbake_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(limits.connectTimeout))
         cardbake_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Self.milliseconds(limits.requestTimeout))
         cardbake_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, headers)
@@ -203,14 +241,21 @@ private final class CurlConnection {
             cardbake_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
             var declared: curl_off_t = -1
             cardbake_curl_getinfo_offset(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &declared)
-            if request.method != "HEAD", declared >= 0, Int(declared) != transfer.received.count {
-                throw HTTPTransportError.truncated(expected: Int(declared), received: transfer.received.count)
+            if request.method != "HEAD", status != 304, declared >= 0, Int(declared) != transfer.receivedBytes {
+                throw HTTPTransportError.truncated(expected: Int(declared), received: transfer.receivedBytes)
             }
-            return HTTPAnswer(status: status, body: transfer.received)
+            return HTTPAnswer(status: status, body: transfer.received, bodyBytes: transfer.receivedBytes,
+                              headers: transfer.headers)
         case CURLE_ABORTED_BY_CALLBACK:
             throw CancellationError()
         case CURLE_WRITE_ERROR where transfer.tooLarge:
-            throw HTTPTransportError.connection("the body is over \(Self.largestBody >> 20) MiB")
+            throw HTTPTransportError.tooLarge(limit: request.maxBodyBytes)
+        case CURLE_WRITE_ERROR where transfer.fileError != nil:
+            throw HTTPTransportError.connection("cannot write the body: \(transfer.fileError!)")
+        case CURLE_TOO_MANY_REDIRECTS:
+            throw HTTPTransportError.tooManyRedirects(request.maxRedirects)
+        case CURLE_UNSUPPORTED_PROTOCOL where request.maxRedirects > 0:
+            throw HTTPTransportError.redirectRefused(reason)
         case CURLE_COULDNT_RESOLVE_HOST:
             throw HTTPTransportError.unknownHost(URLComponents(string: request.url)?.host ?? "")
         case CURLE_COULDNT_CONNECT:
@@ -225,7 +270,7 @@ private final class CurlConnection {
         case CURLE_PARTIAL_FILE:
             var declared: curl_off_t = -1
             cardbake_curl_getinfo_offset(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &declared)
-            throw HTTPTransportError.truncated(expected: Int(declared), received: transfer.received.count)
+            throw HTTPTransportError.truncated(expected: Int(declared), received: transfer.receivedBytes)
         case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR:
             throw HTTPTransportError.closed(reason)
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
@@ -245,16 +290,45 @@ private final class CurlConnection {
         Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
     }
 
-    /// CURLOPT_WRITEFUNCTION: keeps the body's bytes; a body over ``largestBody`` stops the transfer.
+    /// CURLOPT_WRITEFUNCTION: keeps the body's bytes, or writes them to the body's file; a body over
+    /// the request's limit stops the transfer.
     private static let receive: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
         bytes, size, count, context in
         let transfer = transfer(context)
         let length = size * count
-        guard transfer.received.count + length <= largestBody else {
+        guard transfer.receivedBytes + length <= transfer.maxBodyBytes else {
             transfer.tooLarge = true
             return 0
         }
-        if let bytes, length > 0 { transfer.received.append(UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: length) }
+        guard let bytes, length > 0 else { return length }
+        let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
+        if let file = transfer.bodyFile {
+            do {
+                try file.write(contentsOf: buffer)
+            } catch {
+                transfer.fileError = error
+                return 0
+            }
+        } else {
+            transfer.received.append(contentsOf: buffer)
+        }
+        transfer.receivedBytes += length
+        return length
+    }
+
+    /// CURLOPT_HEADERFUNCTION: one header line; a status line starts the next answer's fields.
+    private static let header: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
+        bytes, size, count, context in
+        let transfer = transfer(context)
+        let length = size * count
+        guard let bytes else { return length }
+        let line = String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
+        if line.hasPrefix("HTTP/") {
+            transfer.headers = [:]
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = line[..<colon].lowercased()
+            transfer.headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         return length
     }
 

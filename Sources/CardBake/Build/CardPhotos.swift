@@ -1,0 +1,104 @@
+import CardBakeCache
+import CardBakeCatalog
+import CardBakeFetch
+import CardBakeFiles
+import Foundation
+
+/// The photos of a build's cards that the catalog gives as URLs, fetched (or found in the cache)
+/// before the stages, which then see files in the content store like any other image.
+struct CardPhotos: Sendable {
+    /// Why a URL's photo cannot be had, for the planner to fail its cards with.
+    let failures: [String: PhotoFetchFailure]
+    /// What the build fetched, for its report.
+    let traffic: PhotoTraffic
+
+    /// Resolves the URLs of `catalog`'s cards to files; a card whose photo cannot be had keeps its
+    /// URL unresolved, and its failure is in ``failures``. Warns once when cached copies stand in
+    /// for photos that could not be revalidated.
+    static func resolve(_ catalog: inout Catalog, in workspace: CacheWorkspace, request: BuildRequest,
+                        events: @escaping @Sendable (BuildEvent) -> Void) async -> CardPhotos? {
+        let urls = Set(catalog.cards.lazy.compactMap(\.imageURL))
+        guard !urls.isEmpty else { return nil }
+        let (disk, statCache) = (workspace.disk, workspace.statCache)
+        // A photo's blob found intact by the stat cache, which the planner then asks again for free,
+        // rather than hashed by the store on every build.
+        let fetcher = PhotoFetcher(store: workspace.store, scratchDirectory: workspace.scratchDirectory,
+                                   settings: request.photos, maxPixels: request.maxPixels) { digest in
+            let path = disk.blobURL(for: digest).fileSystemPath
+            return (try? statCache.digest(ofFileAtPath: path)) == digest ? path : nil
+        }
+        let results = await fetcher.fetch(urls, maxAge: catalog.remoteImages?.maxAge ?? RemoteImagePolicy.defaultMaxAge) {
+            events(.downloaded($0))
+        }
+        await fetcher.shutDown()
+        let stale = results.values.compactMap { try? $0.get().warning }.sorted()
+        if let first = stale.first {
+            events(.warning(stale.count == 1 ? first
+                                : "\(stale.count) photos could not be revalidated and their cached copies are used; the first: \(first)"))
+        }
+        var failures: [String: PhotoFetchFailure] = [:]
+        var uses: [PhotoTraffic.Use] = []
+        for index in catalog.cards.indices {
+            guard let url = catalog.cards[index].imageURL, let result = results[url] else { continue }
+            switch result {
+            case .success(let photo):
+                catalog.cards[index].useFetchedImage(atPath: photo.path)
+                uses.append(.init(id: catalog.cards[index].id, index: catalog.cards[index].index, source: photo.source))
+            case .failure(let failure):
+                failures[url] = failure
+            }
+        }
+        let downloaded = results.values.reduce(0) { $0 + ((try? $1.get().downloadedBytes) ?? 0) }
+        return CardPhotos(failures: failures, traffic: PhotoTraffic(cards: uses, downloadedBytes: downloaded,
+                                                                    requests: fetcher.requestsSent))
+    }
+
+    /// For `check`, which never downloads: `catalog`'s URLs resolved from the cache's records alone;
+    /// a URL never fetched is a failure, and `stale` hears of each card whose record is older than `maxAge`.
+    static func resolveFromCache(_ catalog: inout Catalog, store: any ArtifactStoring, request: BuildRequest,
+                                 stale: (Card) -> Void) async -> [String: PhotoFetchFailure] {
+        guard catalog.cards.contains(where: { $0.imageURL != nil }) else { return [:] }
+        let fetcher = PhotoFetcher(store: store, scratchDirectory: FileManager.default.temporaryDirectory,
+                                   settings: request.photos, maxPixels: request.maxPixels)
+        let maxAge = catalog.remoteImages?.maxAge ?? RemoteImagePolicy.defaultMaxAge
+        var failures: [String: PhotoFetchFailure] = [:]
+        for index in catalog.cards.indices {
+            guard let url = catalog.cards[index].imageURL else { continue }
+            guard let (photo, isStale) = await fetcher.cached(url, maxAge: maxAge) else {
+                failures[url] = PhotoFetchFailure(url, "never fetched; check makes no request (a build fetches it)")
+                continue
+            }
+            catalog.cards[index].useFetchedImage(atPath: photo.path)
+            if isStale { stale(catalog.cards[index]) }
+        }
+        return failures
+    }
+}
+
+/// What a build did for the photos its catalog gives as URLs.
+public struct PhotoTraffic: Codable, Sendable, Equatable {
+    /// One card's photo and where it came from.
+    public struct Use: Codable, Sendable, Equatable {
+        public var id: String
+        public var index: Int
+        public var source: PhotoSource
+    }
+
+    /// The cards whose photo was had, in catalog order (a failed one is in the report's failures).
+    public var cards: [Use]
+    public var downloadedBytes: Int
+    /// HTTP requests sent, retries included.
+    public var requests: Int
+
+    public func count(_ source: PhotoSource) -> Int { cards.filter { $0.source == source }.count }
+
+    /// `photos: 3 fetched (1.2 MB), 2 revalidated, 95 cached`.
+    public var summary: String {
+        var parts = ["\(count(.fetched)) fetched (\(downloadedBytes.byteSize))",
+                     "\(count(.revalidated)) revalidated", "\(count(.cached)) cached"]
+        if count(.stale) > 0 { parts.append("\(count(.stale)) from the cache after a failed revalidation") }
+        return "photos: " + parts.joined(separator: ", ")
+    }
+}
+
+extension PhotoSource: Codable {}
