@@ -1,8 +1,9 @@
+import CardBakeManifest
 import Dispatch
 
 /// Reads the cards of a catalog, checking each card and that ids are unique.
 package struct CardDecoder {
-    package static let cardKeys = ["id", "image", "title", "description", "style"]
+    package static let cardKeys = ["id", "image", "title", "description", "style", "styles"]
     package static let requiredKeys = ["id", "image", "title", "description"]
 
     package let reader: SchemaReader
@@ -14,12 +15,28 @@ package struct CardDecoder {
     package let overrides: StyleOverrides
     /// How many cards one thread reads at a time.
     private let shareSize: Int
+    /// The catalog's locales; nil when it declares none.
+    private let locales: CatalogLocales?
+    /// The catalog's `styles`, applied over each card's style in their locales.
+    private let localeStyles: LocaleStyles
+    /// The catalog's style in each of its locales, shared by every card without a `style` or
+    /// `styles` block of its own.
+    private let sharedLocaleStyles: [LocaleTag: SharedCardStyle]
 
-    package init(reader: SchemaReader, catalogStyle: CardStyle, overrides: StyleOverrides, shareSize: Int = 512) {
+    package init(reader: SchemaReader, catalogStyle: CardStyle, overrides: StyleOverrides, locales: CatalogLocales? = nil,
+                 localeStyles: LocaleStyles = LocaleStyles(), shareSize: Int = 512) {
         self.reader = reader
-        sharedCatalogStyle = SharedCardStyle(catalogStyle)
+        let shared = SharedCardStyle(catalogStyle)
+        sharedCatalogStyle = shared
         self.overrides = overrides
         self.shareSize = max(1, shareSize)
+        self.locales = locales
+        self.localeStyles = localeStyles
+        let decoder = StyleDecoder(reader: reader.silenced, overrides: overrides)
+        sharedLocaleStyles = Dictionary(uniqueKeysWithValues: (locales?.all ?? []).map { locale in
+            (locale, localeStyles.applies(to: locale)
+                ? SharedCardStyle(localeStyles.applied(to: catalogStyle, for: locale, decoder: decoder)) : shared)
+        })
     }
 
     /// The cards that are valid, in order, after reporting the problems of the others. The ids are
@@ -74,15 +91,36 @@ package struct CardDecoder {
         let problemsBefore = reader.log.count
         guard let fields = reader.object(node, keys: Self.cardKeys, required: Self.requiredKeys) else { return nil }
         let image = reader.filePath(fields["image"])
-        let title = reader.text(fields["title"], rule: .title)
-        let description = reader.text(fields["description"], rule: .description)
-        let style = fields["style"].map {
+        let texts = LocalizedTextDecoder(reader: reader, locales: locales)
+        let title = texts.decode(fields["title"], rule: .title)
+        let description = texts.decode(fields["description"], rule: .description)
+        let ownStyle = fields["style"].map {
             SharedCardStyle(StyleDecoder(reader: reader, overrides: overrides).overlay($0, on: catalogStyle))
-        } ?? sharedCatalogStyle
+        }
+        let cardStyle = ownStyle ?? sharedCatalogStyle
+        let ownLocaleStyles = LocaleStylesDecoder(reader: reader, locales: locales, overrides: overrides)
+            .decode(fields["styles"], checkedOver: cardStyle.style)
         guard let id = id.unique, let image, let title, let description, reader.log.count == problemsBefore else {
             return nil
         }
-        return Card(id: id, image: image, title: title, description: description, sharing: style, index: index)
+        guard let locales else {
+            return Card(id: id, image: image, title: title.source, description: description.source, sharing: cardStyle,
+                        index: index)
+        }
+        let isCatalogs = ownStyle == nil && ownLocaleStyles.isEmpty
+        func style(in locale: LocaleTag) -> SharedCardStyle {
+            if isCatalogs { return sharedLocaleStyles[locale]! }
+            guard localeStyles.applies(to: locale) || ownLocaleStyles.applies(to: locale) else { return cardStyle }
+            let decoder = StyleDecoder(reader: reader.silenced, overrides: overrides)
+            let catalogs = localeStyles.applied(to: cardStyle.style, for: locale, decoder: decoder)
+            return SharedCardStyle(ownLocaleStyles.applied(to: catalogs, for: locale, decoder: decoder))
+        }
+        var card = Card(id: id, image: image, title: title.source, description: description.source,
+                        sharing: style(in: locales.source), index: index)
+        card.localizations = locales.translated.map {
+            CardLocalization(locale: $0, title: title, description: description, in: locales, style: style(in: $0))
+        }
+        return card
     }
 
     /// A card's `id` as the first pass found it.

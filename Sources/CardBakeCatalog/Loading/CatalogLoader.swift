@@ -41,11 +41,11 @@ public enum CatalogLoader {
         }
         let log = ProblemLog()
         let reader = SchemaReader(log: log, paths: CatalogPathResolver(catalogFile: file))
-        let (style, cards) = CatalogDecoder(reader: reader, overrides: overrides).decode(root)
+        let (style, cards, locales) = CatalogDecoder(reader: reader, overrides: overrides).decode(root)
         guard log.count == 0 else {
             throw CatalogError.invalid(file: file, problems: log.problemsInDocumentOrder)
         }
-        return Catalog(file: file, style: style, cards: cards, digest: ContentDigest.sha256(data))
+        return Catalog(file: file, style: style, cards: cards, digest: ContentDigest.sha256(data), locales: locales)
     }
 
     /// The operating system's reason, e.g. `No such file or directory`, when there is one.
