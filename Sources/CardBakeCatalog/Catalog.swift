@@ -13,8 +13,9 @@ public struct Catalog: Sendable, Equatable {
     public var style: CardStyle
     /// The cards in catalog order.
     public var cards: [Card]
-    /// SHA-256 of the file's bytes, when the catalog was read from one: with the file's path and the
-    /// overrides, it decides everything above. nil for a catalog made in code.
+    /// SHA-256 of the file's bytes, when the catalog was read from one, combined with its String
+    /// Catalog's when it names one: with the file's path and the overrides, it decides everything
+    /// above. nil for a catalog made in code.
     public var digest: ContentDigest?
     /// The languages the catalog is built in (`locales`, `sourceLocale`); nil for a catalog that
     /// declares none, built in one unnamed language as before locales existed.

@@ -17,6 +17,8 @@ package struct CardDecoder {
     private let shareSize: Int
     /// The catalog's locales; nil when it declares none.
     private let locales: CatalogLocales?
+    /// The catalog's String Catalog, if it names one.
+    private let strings: StringCatalog?
     /// The catalog's `styles`, applied over each card's style in their locales.
     private let localeStyles: LocaleStyles
     /// The catalog's style in each of its locales, shared by every card without a `style` or
@@ -24,7 +26,7 @@ package struct CardDecoder {
     private let sharedLocaleStyles: [LocaleTag: SharedCardStyle]
 
     package init(reader: SchemaReader, catalogStyle: CardStyle, overrides: StyleOverrides, locales: CatalogLocales? = nil,
-                 localeStyles: LocaleStyles = LocaleStyles(), shareSize: Int = 512) {
+                 localeStyles: LocaleStyles = LocaleStyles(), strings: StringCatalog? = nil, shareSize: Int = 512) {
         self.reader = reader
         let shared = SharedCardStyle(catalogStyle)
         sharedCatalogStyle = shared
@@ -32,6 +34,7 @@ package struct CardDecoder {
         self.shareSize = max(1, shareSize)
         self.locales = locales
         self.localeStyles = localeStyles
+        self.strings = strings
         let decoder = StyleDecoder(reader: reader.silenced, overrides: overrides)
         sharedLocaleStyles = Dictionary(uniqueKeysWithValues: (locales?.all ?? []).map { locale in
             (locale, localeStyles.applies(to: locale)
@@ -91,7 +94,7 @@ package struct CardDecoder {
         let problemsBefore = reader.log.count
         guard let fields = reader.object(node, keys: Self.cardKeys, required: Self.requiredKeys) else { return nil }
         let image = reader.filePath(fields["image"])
-        let texts = LocalizedTextDecoder(reader: reader, locales: locales)
+        let texts = LocalizedTextDecoder(reader: reader, locales: locales, strings: strings)
         let title = texts.decode(fields["title"], rule: .title)
         let description = texts.decode(fields["description"], rule: .description)
         let ownStyle = fields["style"].map {

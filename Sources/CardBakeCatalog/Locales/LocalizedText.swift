@@ -21,15 +21,21 @@ struct LocalizedText {
 }
 
 /// Reads a card's `title` or `description`: a string, in the source locale, or in a catalog with
-/// `locales` an object of strings keyed by locale, which must hold the source locale's.
+/// `locales` an object of strings keyed by locale, which must hold the source locale's, or
+/// `{"key": "…"}` naming a key of the catalog's String Catalog.
 struct LocalizedTextDecoder {
     let reader: SchemaReader
     /// nil for a catalog without `locales`, whose texts are strings.
     let locales: CatalogLocales?
+    /// The catalog's `strings`, if it names one.
+    var strings: StringCatalog? = nil
 
     func decode(_ node: SchemaReader.Node?, rule: TextRule) -> LocalizedText? {
         guard let node else { return nil }
         switch (locales, node.value.kind) {
+        case (.some(let locales), .object(let members)) where members.count == 1 && members[0].key == "key":
+            return decode(key: SchemaReader.Node(value: members[0].value, path: node.path.appending(key: "key")),
+                          locales: locales, rule: rule)
         case (.some(let locales), .object(let members)):
             return decode(members, at: node, locales: locales, rule: rule)
         case (.some, .string), (.none, _):
@@ -79,6 +85,37 @@ struct LocalizedTextDecoder {
             valid = false
         }
         return valid ? text : nil
+    }
+
+    /// The texts of a String Catalog key: the catalog's locales' strings, each by `rule`.
+    private func decode(key node: SchemaReader.Node, locales: CatalogLocales, rule: TextRule) -> LocalizedText? {
+        guard let key = reader.string(node, expected: "a key of the catalog's String Catalog") else { return nil }
+        guard let strings else {
+            reader.report("a text {\"key\": …} names a key of a String Catalog, and this catalog names none; add"
+                          + " \"strings\": \"Localizable.xcstrings\" at its top level.", at: node)
+            return nil
+        }
+        guard let byLanguage = strings.strings[key] else {
+            reader.report("key \(MessageText.quoted(key)) is not in the String Catalog \(strings.file.path).", at: node)
+            return nil
+        }
+        guard let source = byLanguage[locales.source] else {
+            reader.report("key \(MessageText.quoted(key)) of the String Catalog \(strings.file.path) has no string in the"
+                          + " source locale \(MessageText.quoted(locales.source.description)).", at: node)
+            return nil
+        }
+        var valid = true
+        for locale in locales.all {
+            guard let text = byLanguage[locale], let problem = rule.problem(with: text) else { continue }
+            reader.report("key \(MessageText.quoted(key)) in locale \(MessageText.quoted(locale.description)): \(problem)", at: node)
+            valid = false
+        }
+        guard valid else { return nil }
+        var text = LocalizedText(source: source)
+        for locale in locales.translated {
+            text.translations[locale] = byLanguage[locale]
+        }
+        return text
     }
 
     private static func exampleKeys(_ locales: CatalogLocales) -> String {

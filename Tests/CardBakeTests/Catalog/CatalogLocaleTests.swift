@@ -130,3 +130,94 @@ struct CatalogLocaleTests {
         #expect(styles.message.contains("styles needs the catalog's locales"))
     }
 }
+
+@Suite("String Catalogs")
+struct StringCatalogTests {
+    /// An Xcode String Catalog as Xcode writes one: `toucan` translated into Arabic, `heron` into
+    /// nothing (its key is its English text), `plural` only with variations.
+    static let xcstrings = """
+    {
+      "sourceLanguage" : "en",
+      "strings" : {
+        "toucan" : {
+          "extractionState" : "manual",
+          "localizations" : {
+            "ar" : { "stringUnit" : { "state" : "translated", "value" : "طوقان" } },
+            "en" : { "stringUnit" : { "state" : "translated", "value" : "Toucan" } }
+          }
+        },
+        "Grey heron" : { },
+        "plural" : {
+          "localizations" : {
+            "ar" : { "variations" : { "plural" : { "one" : { "stringUnit" : { "state" : "translated", "value" : "x" } } } } },
+            "en" : { "stringUnit" : { "state" : "translated", "value" : "Birds" } }
+          }
+        }
+      },
+      "version" : "1.0"
+    }
+    """
+
+    static func catalog(strings: String, cards: [String]) -> String {
+        CatalogLocaleTests.catalog(locales: #"["en", "ar"]"#, extra: #", "strings": "\#(strings)""#, cards: cards)
+    }
+
+    static func card(_ id: String, key: String) -> String {
+        CatalogLocaleTests.card(id: id, title: #"{"key": "\#(key)"}"#, description: #""""#)
+    }
+
+    @Test("A text names a key; each locale takes its string, or falls back; a key without a source string is its text")
+    func lookUp() throws {
+        try withTemporaryDirectory { folder in
+            let file = folder.appendingPathComponent("Localizable.xcstrings")
+            try Data(Self.xcstrings.utf8).write(to: file)
+            let catalog = try CatalogFixture.decode(Self.catalog(strings: file.path, cards: [
+                Self.card("toucan", key: "toucan"), Self.card("heron", key: "Grey heron"), Self.card("birds", key: "plural"),
+            ]))
+            #expect(catalog.cards.map(\.title) == ["Toucan", "Grey heron", "Birds"])
+            #expect(catalog.cards.map { $0.localizations[0].title } == ["طوقان", "Grey heron", "Birds"])
+            #expect(catalog.cards.map { $0.localizations[0].untranslatedFields } == [[], ["title"], ["title"]])
+        }
+    }
+
+    @Test("The catalog's digest follows the String Catalog's bytes; an edited string changes only its cards' texts")
+    func edits() throws {
+        try withTemporaryDirectory { folder in
+            let file = folder.appendingPathComponent("Localizable.xcstrings")
+            try Data(Self.xcstrings.utf8).write(to: file)
+            let json = Self.catalog(strings: file.path, cards: [Self.card("toucan", key: "toucan"), Self.card("birds", key: "plural")])
+            let before = try CatalogFixture.decode(json)
+            try Data(Self.xcstrings.replacingOccurrences(of: "طوقان", with: "طوقان!").utf8).write(to: file)
+            let after = try CatalogFixture.decode(json)
+            #expect(before.digest != after.digest)
+            #expect(before.digest != .sha256(Data(json.utf8)))
+            #expect(before.cards[1] == after.cards[1])
+            #expect(before.cards[0].title == after.cards[0].title)
+            #expect(after.cards[0].localizations[0].title == "طوقان!")
+        }
+    }
+
+    @Test("Problems: a key not in the file, a key with no String Catalog, a file that is not one")
+    func problems() throws {
+        try withTemporaryDirectory { folder in
+            let file = folder.appendingPathComponent("Localizable.xcstrings")
+            try Data(Self.xcstrings.utf8).write(to: file)
+            let missing = try #require(CatalogFixture.problem(Self.catalog(strings: file.path, cards: [Self.card("a", key: "nope")])))
+            #expect(missing.path == "cards[0].title.key")
+            #expect(missing.message == #"key "nope" is not in the String Catalog \#(file.path)."#)
+
+            let none = try #require(CatalogFixture.problem(CatalogLocaleTests.catalog(cards: [Self.card("a", key: "toucan")])))
+            #expect(none.path == "cards[0].title.key")
+            #expect(none.message.contains("names a key of a String Catalog, and this catalog names none"))
+
+            let broken = folder.appendingPathComponent("Broken.xcstrings")
+            try Data(#"{"sourceLanguage": "en"}"#.utf8).write(to: broken)
+            let bad = try #require(CatalogFixture.problem(Self.catalog(strings: broken.path, cards: [])))
+            #expect(bad.path == "strings")
+            #expect(bad.message == #"the String Catalog \#(broken.path) is not an Xcode String Catalog: missing key "strings" at the top level."#)
+
+            let absent = try #require(CatalogFixture.problem(Self.catalog(strings: folder.appendingPathComponent("none.xcstrings").path, cards: [])))
+            #expect(absent.path == "strings" && absent.message.contains("cannot be read"))
+        }
+    }
+}
