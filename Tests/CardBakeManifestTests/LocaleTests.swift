@@ -74,3 +74,57 @@ struct LocaleTests {
         #expect(Self.fallback.resolve(preferredLanguages: []) == Self.tag("en"))
     }
 }
+
+@Suite("Manifest locales")
+struct ManifestLocaleTests {
+    static func image(_ file: String) -> CardManifest.Image {
+        CardManifest.Image(file: file, width: 320, height: 513, bytes: 1000, sha256: CardManifestTests.digest(2))
+    }
+
+    /// `toucan` in en (source), ar (its own size and placeholder) and pt.
+    static var entry: CardManifest.Entry {
+        var entry = CardManifestTests.entry(id: "toucan", index: 0)
+        entry.card.locale = LocaleTag("en")
+        entry.card.localizations = [
+            "ar": CardManifest.Localization(title: "طوقان", description: "طائر.",
+                                            size: CardManifest.Size(width: 320, height: 530),
+                                            placeholder: CardManifest.Placeholder(color: "#000000", thumbhash: "AAAA",
+                                                                                  dataURL: "data:,"),
+                                            images: ["1x": image("cards/ar/toucan@1x.png")]),
+            "pt": CardManifest.Localization(title: "Tucano", description: "Um pássaro.",
+                                            images: ["1x": image("cards/pt/toucan@1x.png")]),
+        ]
+        return entry
+    }
+
+    @Test("A card without locales encodes no locale fields, so a one-locale manifest is as before")
+    func noLocaleFields() throws {
+        let card = CardManifestTests.entry(id: "toucan", index: 0).card
+        let json = String(decoding: try ManifestPaging.encoded(card), as: UTF8.self)
+        #expect(!json.contains("locale"))
+        #expect(card.locales.isEmpty)
+        #expect(card.localized(for: ["ar"]) == card)
+    }
+
+    @Test("Locales and localizations round-trip through the paged manifest; every locale's files are named")
+    func roundTrip() throws {
+        let manifest = CardManifest(generator: "cardbake test", cards: [Self.entry, CardManifestTests.entry(id: "heron", index: 1)])
+        let written = try WrittenManifest(manifest)
+        #expect(try CardManifest(reading: written.reader()) == manifest)
+        #expect(try written.reader().card(at: 0).locales == ["en", "ar", "pt"].map { LocaleTag($0)! })
+        #expect(manifest.files.isSuperset(of: ["cards/ar/toucan@1x.png", "cards/pt/toucan@1x.png", "cards/toucan@1x.png"]))
+    }
+
+    @Test("A device's preferred languages pick the card's locale; size and placeholder fall back to the source's")
+    func localizedForDevice() {
+        let card = Self.entry.card
+        let arabic = card.localized(for: ["ar-EG", "en"])
+        #expect(arabic.locale == LocaleTag("ar") && arabic.title == "طوقان" && arabic.size.height == 530)
+        #expect(arabic.images["1x"]?.file == "cards/ar/toucan@1x.png" && arabic.localizations == nil)
+        let brazilian = card.localized(for: ["pt-BR"])
+        #expect(brazilian.title == "Tucano" && brazilian.size == card.size && brazilian.placeholder == card.placeholder)
+        let german = card.localized(for: ["de-DE", "fr"])
+        #expect(german.locale == LocaleTag("en") && german.title == card.title && german.images == card.images)
+        #expect(german.localizations == nil)
+    }
+}
