@@ -10,10 +10,10 @@ import Vips
 @Suite("Localized rendering", .vips)
 struct LocalizedRenderingTests {
     /// A demo photo's card in English, Arabic and Japanese, the Japanese title in a CJK font.
-    static func card() throws -> Card {
+    static func card(style: String = #"{"scales": [1], "format": "png"}"#) throws -> Card {
         let image = PlaceholderColorTests.demoCatalog.deletingLastPathComponent().appendingPathComponent("images/coffee.jpg")
         let json = """
-        {"version": 1, "locales": ["en", "ar", "ja"], "style": {"scales": [1], "format": "png"},
+        {"version": 1, "locales": ["en", "ar", "ja"], "style": \(style),
          "styles": {"ja": {"title": {"font": "Noto Sans CJK JP"}}},
          "cards": [{"id": "coffee", "image": "\(image.path)",
                     "title": {"en": "Coffee", "ar": "قهوة", "ja": "コーヒー"},
