@@ -55,10 +55,41 @@ public struct CardManifest: Sendable, Equatable {
         public var placeholder: Placeholder
         /// By scale name (`1x`, `2x`, …).
         public var images: [String: Image]
+        /// The locale of the fields above, the catalog's source locale; nil for a catalog without
+        /// `locales`, whose manifest has no locale fields at all.
+        public var locale: LocaleTag?
+        /// The card in each of the catalog's other locales, by locale tag (`"ar"`, `"pt-BR"`); nil
+        /// for a catalog without `locales`.
+        public var localizations: [String: Localization]?
 
         public init(id: String, title: String, description: String, size: Size, placeholder: Placeholder,
-                    images: [String: Image]) {
+                    images: [String: Image], locale: LocaleTag? = nil, localizations: [String: Localization]? = nil) {
             self.id = id
+            self.title = title
+            self.description = description
+            self.size = size
+            self.placeholder = placeholder
+            self.images = images
+            self.locale = locale
+            self.localizations = localizations
+        }
+    }
+
+    /// A card in one of its catalog's translated locales: its texts (for an accessibility label, as
+    /// they are drawn in the bitmaps) and its bitmaps (`cards/<locale>/<id>@<n>x.<ext>`). The size
+    /// and placeholder are given only where they differ from the card's in its source locale.
+    public struct Localization: Codable, Sendable, Equatable {
+        public var title: String
+        public var description: String
+        /// nil: the card's ``Card/size``.
+        public var size: Size?
+        /// nil: the card's ``Card/placeholder``.
+        public var placeholder: Placeholder?
+        /// By scale name, as ``Card/images``.
+        public var images: [String: Image]
+
+        public init(title: String, description: String, size: Size? = nil, placeholder: Placeholder? = nil,
+                    images: [String: Image]) {
             self.title = title
             self.description = description
             self.size = size
@@ -168,7 +199,7 @@ public struct CardManifest: Sendable, Equatable {
     }
 
     /// Every bitmap the manifest names, relative to its folder.
-    package var files: Set<String> { Self.files(in: cards.lazy.map(\.images)) }
+    package var files: Set<String> { Self.files(in: cards.lazy.flatMap(\.card.imagesInEveryLocale)) }
 
     /// Every file named in `images`, the images of a manifest's cards.
     package static func files(in images: some Sequence<[String: Image]>) -> Set<String> {

@@ -38,7 +38,7 @@ struct BuildOptions: ParsableArguments {
                                + "manifest and shard.json, for `cardbake merge`.", valueName: "i/N"))
     var shard: String?
 
-    @Flag(help: "Fail a card whose text has characters no installed font can draw, instead of warning.")
+    @Flag(help: "Fail a card whose text has characters no installed font can draw, and refuse a catalog that lacks a translation, instead of warning.")
     var strict = false
 
     /// `--shard` parsed; nil without the flag.

@@ -22,7 +22,8 @@ public struct BuildRequest: Sendable {
     public var lockTimeout: Duration?
     /// Build only this shard's cards (`--shard i/N`), writing a partial manifest and a ``ShardRecord``.
     public var shard: Shard?
-    /// Fail a card whose text has characters no installed font draws (`--strict`), instead of warning.
+    /// Fail a card whose text has characters no installed font draws, and refuse a catalog that
+    /// lacks a translation (`--strict`), instead of warning.
     public var strict: Bool
     /// The size the cache folder is collected down to, least recently used entries first, at the end
     /// of a build that stored anything in it (`--cache-max-size`); nil lets it grow.
@@ -65,9 +66,13 @@ public struct BuildRequest: Sendable {
     }
 
     /// The catalog as this request builds it: loaded with `overrides` as its last style layer, then
-    /// validated. Throws ``CatalogError``.
+    /// validated; with ``strict``, one lacking a translation is refused. Throws ``CatalogError``.
     public func loadCatalog() throws -> Catalog {
-        try CatalogLoader.load(from: catalog, overrides: overrides)
+        let loaded = try CatalogLoader.load(from: catalog, overrides: overrides)
+        if strict, case let missing = loaded.missingTranslations, !missing.isEmpty {
+            throw CatalogError.untranslated(file: catalog, missing: missing)
+        }
+        return loaded
     }
 
     /// Whether the build writes the preview gallery: asked for, and not a shard's partial output

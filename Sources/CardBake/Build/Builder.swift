@@ -83,6 +83,10 @@ public struct Builder: Sendable {
             return report
         }
         let catalog = try parsedCatalog(&reading, bench, wholeBuild: &wholeBuild)
+        let missingTranslations = catalog.catalog.missingTranslations
+        for missing in missingTranslations {
+            events(.warning("\(request.catalog.relativePath): \(missing)"))
+        }
         let coverageMemo = TextCoverageMemo(store: workspace.textCoverage, installedFonts: bench.installedFonts)
         memo?.startBuild()
         let planner = Planner(statCache: workspace.statCache, fonts: bench.fonts, strict: request.strict,
@@ -100,8 +104,10 @@ public struct Builder: Sendable {
                                cards: { catalog.whole.cards.map(\.id) }, settings: request.settingsDigest,
                                manifest: written.manifest)
         try await bench.assetCatalog?.write(written.cards.positions.map(spool.entry(at:)), from: bench.output)
-        // A card with warnings is not up to date as part of a whole: the next build plans it, and warns again.
-        if let wholeBuild, !results.contains(where: { $0.status == .failed || $0.warnings != nil }) {
+        // A card with warnings is not up to date as part of a whole: the next build plans it, and warns
+        // again; so with missing translations, which the next build must parse the catalog to tell.
+        if let wholeBuild, missingTranslations.isEmpty,
+           !results.contains(where: { $0.status == .failed || $0.warnings != nil }) {
             await record(wholeBuild, written: written, bench)
         }
         let remoteTraffic = await workspace.finishRemote()

@@ -38,6 +38,9 @@ public struct Card: Sendable, Equatable {
     public var index: Int
     /// Held by reference: a style is several hundred bytes, and most cards of a catalog have the same one.
     private(set) var sharedStyle: SharedCardStyle
+    /// The card in each of its catalog's translated locales (``CatalogLocales/translated``), in that
+    /// order; empty for a catalog without `locales`. The card itself is in the source locale.
+    public internal(set) var localizations: [CardLocalization] = []
 
     /// `style.digest`, worked out once for all the cards that share the style.
     package var styleDigest: ContentDigest { sharedStyle.digest }
@@ -81,6 +84,16 @@ public struct Card: Sendable, Equatable {
     /// Whether the photo is a URL that no build has resolved to a file yet.
     package var isAwaitingFetch: Bool { imageURL != nil && imagePath.isEmpty }
 
+    /// This card as drawn in `localization`'s locale: its texts and style, with the same id, image
+    /// and position, and no localizations of its own.
+    public func localized(_ localization: CardLocalization) -> Card {
+        var card = self
+        card.texts = .held(title: localization.title, description: localization.description)
+        card.sharedStyle = localization.sharedStyle
+        card.localizations = []
+        return card
+    }
+
     /// Makes ``imagePath`` the equal string in `paths`, adding it if there is none, so that cards
     /// of the same image hold one copy of its path.
     package mutating func shareImagePath(with paths: inout Set<String>) {
@@ -90,6 +103,7 @@ public struct Card: Sendable, Equatable {
     public static func == (lhs: Card, rhs: Card) -> Bool {
         lhs.id == rhs.id && lhs.imagePath == rhs.imagePath && lhs.imageURL == rhs.imageURL && lhs.title == rhs.title && lhs.description == rhs.description
             && lhs.index == rhs.index && (lhs.sharedStyle === rhs.sharedStyle || lhs.style == rhs.style)
+            && lhs.localizations == rhs.localizations
     }
 }
 

@@ -1,9 +1,10 @@
+import CardBakeManifest
 import Dispatch
 import Foundation
 
 /// Reads the cards of a catalog, checking each card and that ids are unique.
 package struct CardDecoder {
-    package static let cardKeys = ["id", "image", "title", "description", "style"]
+    package static let cardKeys = ["id", "image", "title", "description", "style", "styles"]
     package static let requiredKeys = ["id", "image", "title", "description"]
 
     package let reader: SchemaReader
@@ -26,13 +27,33 @@ package struct CardDecoder {
         case read(RemoteImagePolicy)
     }
 
+    /// The catalog's locales; nil when it declares none.
+    private let locales: CatalogLocales?
+    /// The catalog's String Catalog, if it names one.
+    private let strings: StringCatalog?
+    /// The catalog's `styles`, applied over each card's style in their locales.
+    private let localeStyles: LocaleStyles
+    /// The catalog's style in each of its locales, shared by every card without a `style` or
+    /// `styles` block of its own.
+    private let sharedLocaleStyles: [LocaleTag: SharedCardStyle]
+
     package init(reader: SchemaReader, catalogStyle: CardStyle, overrides: StyleOverrides,
-                 remoteImages: RemoteImages = .absent, shareSize: Int = 512) {
+                 remoteImages: RemoteImages = .absent, locales: CatalogLocales? = nil,
+                 localeStyles: LocaleStyles = LocaleStyles(), strings: StringCatalog? = nil, shareSize: Int = 512) {
         self.reader = reader
         self.remoteImages = remoteImages
-        sharedCatalogStyle = SharedCardStyle(catalogStyle)
+        let shared = SharedCardStyle(catalogStyle)
+        sharedCatalogStyle = shared
         self.overrides = overrides
         self.shareSize = max(1, shareSize)
+        self.locales = locales
+        self.localeStyles = localeStyles
+        self.strings = strings
+        let decoder = StyleDecoder(reader: reader.silenced, overrides: overrides)
+        sharedLocaleStyles = Dictionary(uniqueKeysWithValues: (locales?.all ?? []).map { locale in
+            (locale, localeStyles.applies(to: locale)
+                ? SharedCardStyle(localeStyles.applied(to: catalogStyle, for: locale, decoder: decoder)) : shared)
+        })
     }
 
     /// The cards that are valid, in order, after reporting the problems of the others. The ids are
@@ -87,16 +108,34 @@ package struct CardDecoder {
         let problemsBefore = reader.log.count
         guard let fields = reader.object(node, keys: Self.cardKeys, required: Self.requiredKeys) else { return nil }
         let image = self.image(fields["image"], reader: reader)
-        let title = reader.text(fields["title"], rule: .title)
-        let description = reader.text(fields["description"], rule: .description)
-        let style = fields["style"].map {
+        let texts = LocalizedTextDecoder(reader: reader, locales: locales, strings: strings)
+        let title = texts.decode(fields["title"], rule: .title)
+        let description = texts.decode(fields["description"], rule: .description)
+        let ownStyle = fields["style"].map {
             SharedCardStyle(StyleDecoder(reader: reader, overrides: overrides).overlay($0, on: catalogStyle))
-        } ?? sharedCatalogStyle
+        }
+        let cardStyle = ownStyle ?? sharedCatalogStyle
+        let ownLocaleStyles = LocaleStylesDecoder(reader: reader, locales: locales, overrides: overrides)
+            .decode(fields["styles"], checkedOver: cardStyle.style)
         guard let id = id.unique, let image, let title, let description, reader.log.count == problemsBefore else {
             return nil
         }
-        var card = Card(id: id, image: image.file ?? URL(fileURLWithPath: "/"), title: title, description: description,
-                        sharing: style, index: index)
+        let isCatalogs = ownStyle == nil && ownLocaleStyles.isEmpty
+        func style(in locale: LocaleTag) -> SharedCardStyle {
+            if isCatalogs { return sharedLocaleStyles[locale]! }
+            guard localeStyles.applies(to: locale) || ownLocaleStyles.applies(to: locale) else { return cardStyle }
+            let decoder = StyleDecoder(reader: reader.silenced, overrides: overrides)
+            let catalogs = localeStyles.applied(to: cardStyle.style, for: locale, decoder: decoder)
+            return SharedCardStyle(ownLocaleStyles.applied(to: catalogs, for: locale, decoder: decoder))
+        }
+        var card = Card(id: id, image: image.file ?? URL(fileURLWithPath: "/"), title: title.source,
+                        description: description.source, sharing: locales.map { style(in: $0.source) } ?? cardStyle,
+                        index: index)
+        if let locales {
+            card.localizations = locales.translated.map {
+                CardLocalization(locale: $0, title: title, description: description, in: locales, style: style(in: $0))
+            }
+        }
         if let url = image.url { card.fetchImage(from: url) }
         return card
     }

@@ -27,6 +27,10 @@ package struct SchemaReader {
     /// Attached to every problem reported; set while reading a card whose id is valid.
     package var cardID: String?
 
+    /// A reader of the same paths that reports to a log of its own, for values read again after
+    /// their problems were reported.
+    package var silenced: SchemaReader { SchemaReader(log: ProblemLog(), paths: paths) }
+
     package func report(_ message: String, at node: Node) {
         report(message, at: node.path, position: node.value.position)
     }

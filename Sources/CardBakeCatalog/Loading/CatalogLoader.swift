@@ -41,11 +41,24 @@ public enum CatalogLoader {
         }
         let log = ProblemLog()
         let reader = SchemaReader(log: log, paths: CatalogPathResolver(catalogFile: file))
-        let (style, remoteImages, cards) = CatalogDecoder(reader: reader, overrides: overrides).decode(root)
+        let decoded = CatalogDecoder(reader: reader, overrides: overrides).decode(root)
         guard log.count == 0 else {
             throw CatalogError.invalid(file: file, problems: log.problemsInDocumentOrder)
         }
-        return Catalog(file: file, style: style, cards: cards, digest: ContentDigest.sha256(data), remoteImages: remoteImages)
+        return Catalog(file: file, style: decoded.style, cards: decoded.cards,
+                       digest: digest(catalog: data, strings: decoded.stringsDigest), remoteImages: decoded.remoteImages,
+                       locales: decoded.locales)
+    }
+
+    /// The digest a catalog's build is keyed by: of its bytes, and of its String Catalog's with one.
+    /// A catalog with a String Catalog therefore never matches its file's digest alone, so a build
+    /// keeps no outline of it (``Catalog/digest``) and always reads both files.
+    private static func digest(catalog data: Data, strings: ContentDigest?) -> ContentDigest {
+        guard let strings else { return ContentDigest.sha256(data) }
+        var digest = Fingerprint(domain: "catalog-with-strings")
+        digest.add("catalog", ContentDigest.sha256(data))
+        digest.add("strings", strings)
+        return digest.digest
     }
 
     /// The operating system's reason, e.g. `No such file or directory`, when there is one.

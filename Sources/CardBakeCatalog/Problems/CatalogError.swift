@@ -9,6 +9,8 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidJSON(file: URL, line: Int, column: Int, reason: String)
     /// The file is JSON but breaks the catalog schema. Lists every problem, in document order.
     case invalid(file: URL, problems: [CatalogProblem])
+    /// The catalog lacks translations and the build was asked to refuse that (`--strict`).
+    case untranslated(file: URL, missing: [MissingTranslations])
 
     /// At most how many problems ``description`` lists before summarising the rest.
     public static let maximumListedProblems = 50
@@ -28,6 +30,9 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
                 lines.append("… and \(unlisted) more \(unlisted.word("problem")).")
             }
             return lines.joined(separator: "\n")
+        case .untranslated(let file, let missing):
+            return missing.map { "\(file.relativePath): \($0) --strict refuses a missing translation." }
+                .joined(separator: "\n")
         }
     }
 }

@@ -20,13 +20,13 @@ public struct EncodedBitmap: Sendable, Equatable {
 /// ``render(scales:background:cancellation:)`` with the cached background or ``computeBackground()``,
 /// or ``renderMeasuringPlaceholder(scales:background:cancellation:)`` when the placeholder is wanted too.
 package struct PreparedCard: Sendable {
-    package let card: Card
-    package let layout: CardLayout
+    package private(set) var card: Card
+    package private(set) var layout: CardLayout
     /// The blurred background this card is painted over.
     package let backgroundEffect: BackgroundEffect
     private let source: SourceImage
     private let imageDigest: ContentDigest
-    private let fonts: ResolvedFonts
+    private var fonts: ResolvedFonts
 
     /// Decodes `card`'s image, whose bytes must hash to `imageDigest`, at the size its largest scale
     /// needs. Throws ``RenderError`` for an image that cannot be used (too many pixels, damaged,
@@ -46,6 +46,24 @@ package struct PreparedCard: Sendable {
         self.card = card
         self.imageDigest = imageDigest
         self.fonts = fonts
+    }
+
+    /// This card as drawn in another of its locales: `localized` is this card in that locale
+    /// (`Card.localized(_:)`), its style differing only in `title` and `description` (the most a
+    /// catalog's `styles` change), with `fonts` resolved for it. The decoded source, the background
+    /// effect and its key are shared, so a background computed for one serves every locale; only
+    /// the text is laid out and painted anew.
+    package func relabeled(as localized: Card, fonts: ResolvedFonts) -> PreparedCard {
+        var sameButTexts = localized.style
+        sameButTexts.title = card.style.title
+        sameButTexts.description = card.style.description
+        precondition(localized.imagePath == card.imagePath && sameButTexts == card.style,
+                     "a card's locales differ in their texts and text styles only")
+        var relabeled = self
+        relabeled.card = localized
+        relabeled.layout = CardLayout(style: localized.style, sourceWidth: source.width, sourceHeight: source.height)
+        relabeled.fonts = fonts
+        return relabeled
     }
 
     /// The background's cache key.

@@ -82,6 +82,8 @@ struct ManifestUpdateTests {
             "card.placeholder.color": { $0.placeholder.color = "#000000" },
             "card.placeholder.thumbhash": { $0.placeholder.thumbhash += "A" },
             "card.placeholder.dataURL": { $0.placeholder.dataURL += "A" },
+            "card.locale": { $0.locale = LocaleTag("en") },
+            "card.localizations": { $0.localizations = [:] },
             "inputs.image": { $0.inputs.image = other },
             "inputs.text": { $0.inputs.text = other },
             "inputs.style": { $0.inputs.style = other },

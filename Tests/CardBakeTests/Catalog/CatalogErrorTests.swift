@@ -60,13 +60,13 @@ import Testing
         #expect(error(decoding: json)?.description == """
         Input/catalog.json: version: unsupported catalog version 2; this cardbake reads version 1.
         Input/catalog.json: style.blur.radius: 10000 is out of range; allowed: a number from 0 to 100.
-        Input/catalog.json: cards[0] ("a").colour: unknown key "colour"; allowed keys: id, image, title, description, style.
+        Input/catalog.json: cards[0] ("a").colour: unknown key "colour"; allowed keys: id, image, title, description, style, styles.
         """)
     }
 
     @Test func topLevelProblemsSayTopLevel() {
         #expect(error(decoding: "[]")?.description
-            == "Input/catalog.json: top level: expected an object with keys version, style, remoteImages, cards, found an array.")
+            == "Input/catalog.json: top level: expected an object with keys version, locales, sourceLocale, strings, style, styles, remoteImages, cards, found an array.")
     }
 
     @Test(arguments: [(50, 50, nil), (51, 50, "… and 1 more problem."), (75, 50, "… and 25 more problems.")] as [(Int, Int, String?)])

@@ -14,9 +14,9 @@ import Testing
     // MARK: Top level
 
     @Test(arguments: [
-        ("[]", "expected an object with keys version, style, remoteImages, cards, found an array."),
-        ("\"catalog\"", #"expected an object with keys version, style, remoteImages, cards, found the string "catalog"."#),
-        ("null", "expected an object with keys version, style, remoteImages, cards, found null."),
+        ("[]", "expected an object with keys version, locales, sourceLocale, strings, style, styles, remoteImages, cards, found an array."),
+        ("\"catalog\"", #"expected an object with keys version, locales, sourceLocale, strings, style, styles, remoteImages, cards, found the string "catalog"."#),
+        ("null", "expected an object with keys version, locales, sourceLocale, strings, style, styles, remoteImages, cards, found null."),
     ])
     func topLevelMustBeAnObject(json: String, message: String) {
         #expect(Fixture.problem(json) == CatalogProblem(path: "", message: message))
@@ -43,7 +43,7 @@ import Testing
         #expect(Fixture.problem(#"{"version": 1, "cards": {}}"#)
             == CatalogProblem(path: "cards", message: "expected an array of card objects, found an object."))
         #expect(Fixture.problem(#"{"version": 1, "cards": [7]}"#)
-            == CatalogProblem(path: "cards[0]", message: "expected an object with keys id, image, title, description, style, found the number 7."))
+            == CatalogProblem(path: "cards[0]", message: "expected an object with keys id, image, title, description, style, styles, found the number 7."))
     }
 
     // MARK: Unknown, missing and repeated keys
@@ -52,15 +52,15 @@ import Testing
         let cards = ["a", "b", "c"].map { Fixture.card(id: $0) } + [Fixture.card(extra: #""titel": "Toucan""#)]
         let problem = try #require(Fixture.problem(Fixture.catalog(cards: cards)))
         #expect(problem == CatalogProblem(path: "cards[3].titel", cardID: "toucan",
-                                          message: #"unknown key "titel"; allowed keys: id, image, title, description, style."#))
+                                          message: #"unknown key "titel"; allowed keys: id, image, title, description, style, styles."#))
         let error = CatalogError.invalid(file: URL(fileURLWithPath: "Input/catalog.json"), problems: [problem])
         #expect(error.description
-            == #"Input/catalog.json: cards[3] ("toucan").titel: unknown key "titel"; allowed keys: id, image, title, description, style."#)
+            == #"Input/catalog.json: cards[3] ("toucan").titel: unknown key "titel"; allowed keys: id, image, title, description, style, styles."#)
     }
 
     @Test(arguments: [
-        (#"{"version": 1, "cards": [], "styles": {}}"#, "styles", nil,
-         #"unknown key "styles"; allowed keys: version, style, remoteImages, cards."#),
+        (#"{"version": 1, "cards": [], "stlye": {}}"#, "stlye", nil,
+         #"unknown key "stlye"; allowed keys: version, locales, sourceLocale, strings, style, styles, remoteImages, cards."#),
         (Fixture.catalog(style: #"{"cardwidth": 300}"#), "style.cardwidth", nil,
          #"unknown key "cardwidth"; allowed keys: cardWidth, textAreaHeight, maxFeatureHeight, minFeatureHeight, scales, format, quality, compression, pngFilter, blur, title, description, border."#),
         (Fixture.catalog(style: #"{"blur": {"radios": 3}}"#), "style.blur.radios", nil,
