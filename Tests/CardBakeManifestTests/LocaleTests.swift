@@ -111,8 +111,11 @@ struct ManifestLocaleTests {
         let manifest = CardManifest(generator: "cardbake test", cards: [Self.entry, CardManifestTests.entry(id: "heron", index: 1)])
         let written = try WrittenManifest(manifest)
         #expect(try CardManifest(reading: written.reader()) == manifest)
-        #expect(try written.reader().card(at: 0).locales == ["en", "ar", "pt"].map { LocaleTag($0)! })
-        #expect(manifest.files.isSuperset(of: ["cards/ar/toucan@1x.png", "cards/pt/toucan@1x.png", "cards/toucan@1x.png"]))
+        let card = try written.reader().card(at: 0)
+        #expect(card.locales == ["en", "ar", "pt"].map { LocaleTag($0)! })
+        // Through the public fields an app reads: this suite also runs where the package's own API is hidden.
+        let files = card.images.values.map(\.file) + (card.localizations ?? [:]).values.flatMap { $0.images.values.map(\.file) }
+        #expect(Set(files).isSuperset(of: ["cards/ar/toucan@1x.png", "cards/pt/toucan@1x.png", "cards/toucan@1x.png"]))
     }
 
     @Test("A device's preferred languages pick the card's locale; size and placeholder fall back to the source's")
