@@ -1,4 +1,5 @@
 import ArgumentParser
+import CardBakeFiles
 import Foundation
 
 /// A size on the command line: bytes, or a number with a 1024-based suffix (`K`, `M`, `G`, `T`,
@@ -23,13 +24,11 @@ enum SizeArgument {
 /// A duration on the command line: a number of days, hours, minutes or seconds (`30d`, `12h`, `90m`, `45s`).
 enum DurationArgument {
     static func seconds(parsing text: String, source: String) throws -> Int64 {
-        let units: [Character: Int64] = ["d": 86_400, "h": 3600, "m": 60, "s": 1]
-        guard let unit = text.last.flatMap({ units[$0] }), let number = Int64(text.dropLast()), number >= 0,
-              number <= Int64.max / unit else {
+        guard let seconds = Duration.seconds(parsingCountAndUnit: text) else {
             throw ValidationError("\(source) takes a duration with a unit d, h, m or s (such as 30d, 12h or 90m); "
                                   + "found \"\(text)\".")
         }
-        return number * unit
+        return seconds
     }
 }
 

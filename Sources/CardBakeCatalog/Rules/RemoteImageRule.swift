@@ -1,3 +1,4 @@
+import CardBakeFiles
 import Foundation
 
 /// Which URLs a catalog's photos may be fetched from (`remoteImages.allow`), and how long a fetched
@@ -20,13 +21,11 @@ public struct RemoteImagePolicy: Sendable, Equatable {
     }
 
     /// `"1d"`, `"12h"`, `"30m"`, `"45s"` or `"0"`: a count and a unit (days, hours, minutes, seconds).
+    /// At most ten years.
     package static func maxAge(from text: String) -> Duration? {
-        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
         if text == "0" { return .zero }
-        guard let unit = text.last.flatMap({ units[$0] }), let count = Int64(text.dropLast()), count >= 0,
-              count <= 3_650 * 86_400 / unit
-        else { return nil }
-        return .seconds(count * unit)
+        guard let seconds = Duration.seconds(parsingCountAndUnit: text), seconds <= 3_650 * 86_400 else { return nil }
+        return .seconds(seconds)
     }
 }
 
