@@ -188,8 +188,8 @@ public struct Builder: Sendable {
                                    },
                                    settings: request.settingsDigest, manifest: manifestDigest)
         }
-        if reading.parsed != nil, !bench.fetchesPhotos {
-            keepOutline(source, statCache: bench.workspace.statCache)
+        if reading.parsed != nil {
+            keepOutline(source, bench)
         }
         bench.workspace.finishWholeBuild()
         return BuildReport(cards: source.outline.cachedResults,
@@ -270,9 +270,7 @@ public struct Builder: Sendable {
         if await bench.records.record(ContentDigest.self, for: wholeBuild.key) != outputs {
             try? await bench.records.save(outputs, for: wholeBuild.key)
         }
-        if !bench.fetchesPhotos {
-            keepOutline(bench.source, statCache: bench.workspace.statCache)
-        }
+        keepOutline(bench.source, bench)
     }
 
     /// The files a build of the cards of `outline` read: the catalog, their images, and the fonts once resolved.
@@ -304,10 +302,12 @@ public struct Builder: Sendable {
 
     /// Keeps the outline of the catalog just found built as a whole, for the next build to take instead
     /// of parsing it (``CatalogOutline/Saved``), if the catalog file still has the bytes built. Looking
-    /// the file up puts it in the stat cache, where the next build finds its digest.
-    private func keepOutline(_ source: CatalogOutline.Source, statCache: StatCache) {
-        guard CatalogOutline.isKept(for: request), let cache = request.cache, let digest = source.digest,
-              (try? statCache.digest(ofFileAt: request.catalog)) == digest else { return }
+    /// the file up puts it in the stat cache, where the next build finds its digest. A catalog that
+    /// gives photos as URLs keeps none: the next build parses it to revalidate them.
+    private func keepOutline(_ source: CatalogOutline.Source, _ bench: Workbench) {
+        guard CatalogOutline.isKept(for: request), !bench.fetchesPhotos, let cache = request.cache,
+              let digest = source.digest, (try? bench.workspace.statCache.digest(ofFileAt: request.catalog)) == digest
+        else { return }
         CatalogOutline.Saved.keep(source.outline, key: CatalogOutline.key(catalog: request.catalog, digest: digest,
                                                                           settings: request.settingsDigest),
                                   catalog: request.catalog, in: cache)
