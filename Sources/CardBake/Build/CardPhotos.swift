@@ -27,7 +27,7 @@ struct CardPhotos: Sendable {
             let path = disk.blobURL(for: digest).fileSystemPath
             return (try? statCache.digest(ofFileAtPath: path)) == digest ? path : nil
         }
-        let results = await fetcher.fetch(urls, maxAge: catalog.remoteImages?.maxAge ?? RemoteImagePolicy.defaultMaxAge) {
+        let results = await fetcher.fetch(urls, maxAge: maxAge(of: catalog)) {
             events(.downloaded($0))
         }
         await fetcher.shutDown()
@@ -36,40 +36,53 @@ struct CardPhotos: Sendable {
             events(.warning(stale.count == 1 ? first
                                 : "\(stale.count) photos could not be revalidated and their cached copies are used; the first: \(first)"))
         }
-        var failures: [String: PhotoFetchFailure] = [:]
         var uses: [PhotoTraffic.Use] = []
-        for index in catalog.cards.indices {
-            guard let url = catalog.cards[index].imageURL, let result = results[url] else { continue }
-            switch result {
-            case .success(let photo):
-                catalog.cards[index].useFetchedImage(atPath: photo.path)
-                uses.append(.init(id: catalog.cards[index].id, index: catalog.cards[index].index, source: photo.source))
-            case .failure(let failure):
-                failures[url] = failure
-            }
+        let failures = use(results, path: \.path, in: &catalog) { card, photo in
+            uses.append(.init(id: card.id, index: card.index, source: photo.source))
         }
         let downloaded = results.values.reduce(0) { $0 + ((try? $1.get().downloadedBytes) ?? 0) }
         return CardPhotos(failures: failures, traffic: PhotoTraffic(cards: uses, downloadedBytes: downloaded,
                                                                     requests: fetcher.requestsSent))
     }
 
-    /// For `check`, which never downloads: `catalog`'s URLs resolved from the cache's records alone;
-    /// a URL never fetched is a failure, and `stale` hears of each card whose record is older than `maxAge`.
+    /// For `check`, which never downloads: `catalog`'s URLs resolved from the cache's records alone,
+    /// each once; a URL never fetched is a failure, and `stale` hears of each card whose record is
+    /// older than `maxAge`.
     static func resolveFromCache(_ catalog: inout Catalog, store: any ArtifactStoring, request: BuildRequest,
                                  stale: (Card) -> Void) async -> [String: PhotoFetchFailure] {
-        guard catalog.cards.contains(where: { $0.imageURL != nil }) else { return [:] }
+        let urls = Set(catalog.cards.lazy.compactMap(\.imageURL))
+        guard !urls.isEmpty else { return [:] }
         let fetcher = PhotoFetcher(store: store, scratchDirectory: FileManager.default.temporaryDirectory,
                                    settings: request.photos, maxPixels: request.maxPixels)
-        let maxAge = catalog.remoteImages?.maxAge ?? RemoteImagePolicy.defaultMaxAge
+        var results: [String: Result<(photo: FetchedPhoto, isStale: Bool), PhotoFetchFailure>] = [:]
+        for url in urls {
+            results[url] = await fetcher.cached(url, maxAge: maxAge(of: catalog)).map { .success($0) }
+                ?? .failure(PhotoFetchFailure(url, "never fetched; check makes no request (a build fetches it)"))
+        }
+        return use(results, path: \.photo.path, in: &catalog) { card, cached in
+            if cached.isStale { stale(card) }
+        }
+    }
+
+    /// How long a fetched photo of `catalog` is used before it is revalidated.
+    private static func maxAge(of catalog: Catalog) -> Duration {
+        catalog.remoteImages?.maxAge ?? RemoteImagePolicy.defaultMaxAge
+    }
+
+    /// Points each card whose photo is a URL at the file `results` has for it (`path`), calling `each`
+    /// with the card and what was had, in catalog order; the failures, by URL.
+    private static func use<Had>(_ results: [String: Result<Had, PhotoFetchFailure>], path: (Had) -> String,
+                                 in catalog: inout Catalog, each: (Card, Had) -> Void) -> [String: PhotoFetchFailure] {
         var failures: [String: PhotoFetchFailure] = [:]
         for index in catalog.cards.indices {
-            guard let url = catalog.cards[index].imageURL else { continue }
-            guard let (photo, isStale) = await fetcher.cached(url, maxAge: maxAge) else {
-                failures[url] = PhotoFetchFailure(url, "never fetched; check makes no request (a build fetches it)")
-                continue
+            guard let url = catalog.cards[index].imageURL, let result = results[url] else { continue }
+            switch result {
+            case .success(let had):
+                catalog.cards[index].useFetchedImage(atPath: path(had))
+                each(catalog.cards[index], had)
+            case .failure(let failure):
+                failures[url] = failure
             }
-            catalog.cards[index].useFetchedImage(atPath: photo.path)
-            if isStale { stale(catalog.cards[index]) }
         }
         return failures
     }
