@@ -25,28 +25,32 @@ struct TextInk {
     /// The mean stroke width in pixels: over every ink pixel, the shorter of the horizontal and the
     /// vertical run of ink through it (across a stroke, one of them is its width).
     var meanStrokeWidth: Double {
-        let (width, height) = (mask.width, mask.height)
-        var horizontal = [Int](repeating: 0, count: width * height)
-        var vertical = horizontal
-        for y in 0..<height {
-            var x = 0
-            while x < width {
-                guard isInk(x, y) else { x += 1; continue }
-                let start = x
-                while x < width && isInk(x, y) { x += 1 }
-                for inRun in start..<x { horizontal[y * width + inRun] = x - start }
-            }
-        }
-        for x in 0..<width {
-            var y = 0
-            while y < height {
-                guard isInk(x, y) else { y += 1; continue }
-                let start = y
-                while y < height && isInk(x, y) { y += 1 }
-                for inRun in start..<y { vertical[inRun * width + x] = y - start }
-            }
-        }
+        let horizontal = runLengths(lines: mask.height, length: mask.width) { row, column in (column, row) }
+        let vertical = runLengths(lines: mask.width, length: mask.height) { column, row in (column, row) }
         let strokes = zip(horizontal, vertical).compactMap { $0 > 0 ? min($0, $1) : nil }
         return strokes.isEmpty ? 0 : Double(strokes.reduce(0, +)) / Double(strokes.count)
+    }
+
+    /// For every pixel (row by row), the length of the run of ink through it along `lines` lines of
+    /// `length` pixels each, `point` giving the pixel at a step along a line; 0 off the ink.
+    private func runLengths(lines: Int, length: Int, point: (_ line: Int, _ step: Int) -> (x: Int, y: Int)) -> [Int] {
+        var runs = [Int](repeating: 0, count: mask.width * mask.height)
+        func isInk(at step: Int, on line: Int) -> Bool {
+            let (x, y) = point(line, step)
+            return self.isInk(x, y)
+        }
+        for line in 0..<lines {
+            var step = 0
+            while step < length {
+                guard isInk(at: step, on: line) else { step += 1; continue }
+                let start = step
+                while step < length && isInk(at: step, on: line) { step += 1 }
+                for inRun in start..<step {
+                    let (x, y) = point(line, inRun)
+                    runs[y * mask.width + x] = step - start
+                }
+            }
+        }
+        return runs
     }
 }
