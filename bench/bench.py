@@ -9,6 +9,7 @@ report goes to bench/work/RESULTS-quick.md.
 CARDBAKE names the binary; by default it is the release build's.
 """
 
+import argparse
 import datetime
 import json
 import os
@@ -121,6 +122,18 @@ def check_free_disk():
     if not QUICK and free < FULL_RUN_DISK:
         raise BenchError(f"a full run needs {FULL_RUN_DISK / 1e9:.0f} GB of free disk under {WORK}, "
                          f"and {free / 1e9:.0f} GB is free (BENCH_QUICK=1 needs far less)")
+
+
+def publish_section(doc, name, default_cards, section_of):
+    """The `main` of a script that measures the benchmark's catalog of `--cards` cards (described by
+    the first paragraph of `doc`) and replaces its section `name` of RESULTS.md with
+    `section_of(binary, cards)`."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--cards", type=int, default=default_cards, choices=make_data.CATALOG_SIZES)
+    cards = parser.parse_args().cards
+    binary = cardbake_binary()
+    make_data.main()
+    results.publish(RESULTS, name, section_of(binary, cards))
 
 
 def run_script(main):

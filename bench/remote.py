@@ -9,14 +9,12 @@ Called by bench/run after bench.py; replaces its own section of
 RESULTS.md (bench/work/RESULTS-quick.md with BENCH_QUICK=1). Medians of BENCH_RUNS runs.
 """
 
-import argparse
 import json
 import os
 
 import make_data
-import results
-from bench import (QUICK, RESULTS, RUNS, WORK, BenchError, cardbake_binary, median_usage, progress,
-                   remove, table, usage_row)
+from bench import (RUNS, WORK, BenchError, median_usage, progress, publish_section, remove, table,
+                   usage_row)
 from nginx_cache import NginxCache
 
 TARGET = 10.0
@@ -81,13 +79,7 @@ def section(cards, cold, warm, uploaded, downloaded):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--cards", type=int, default=48, choices=make_data.CATALOG_SIZES)
-    cards = parser.parse_args().cards
-    binary = cardbake_binary()
-    make_data.main()
-    text = section(cards, *measure(binary, cards))
-    results.publish(RESULTS, "remote", text)
+    publish_section(__doc__, "remote", 48, lambda binary, cards: section(cards, *measure(binary, cards)))
 
 
 if __name__ == "__main__":

@@ -11,14 +11,12 @@ though the catalog reuses the 48 photographs. Called by bench/run after remote.p
 own section of RESULTS.md (bench/work/RESULTS-quick.md with BENCH_QUICK=1). Medians of BENCH_RUNS runs.
 """
 
-import argparse
 import json
 import os
 
 import make_data
-import results
-from bench import (RESULTS, RUNS, WORK, BenchError, cardbake_binary, median_usage, progress, remove, run_script,
-                   table, usage_row)
+from bench import (RUNS, WORK, BenchError, median_usage, progress, publish_section, remove, run_script, table,
+                   usage_row)
 from nginx_cache import NginxCache
 
 SECTION = "## Photos from URLs"
@@ -99,12 +97,7 @@ def section(cards, measured, fetched):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--cards", type=int, default=1000, choices=make_data.CATALOG_SIZES)
-    cards = parser.parse_args().cards
-    binary = cardbake_binary()
-    make_data.main()
-    results.publish(RESULTS, "photos-from-urls", section(cards, *measure(binary, cards)))
+    publish_section(__doc__, "photos-from-urls", 1000, lambda binary, cards: section(cards, *measure(binary, cards)))
 
 
 if __name__ == "__main__":
