@@ -124,6 +124,28 @@ def check_free_disk():
                          f"and {free / 1e9:.0f} GB is free (BENCH_QUICK=1 needs far less)")
 
 
+class CatalogBuild:
+    """A build of `catalog` (`cards` cards) into `folder`, with an output folder, cache and report of
+    its own; `extra` is added to the command."""
+
+    def __init__(self, binary, catalog, folder, cards, extra=()):
+        self.folder = folder
+        self.cards = cards
+        self.report = folder / "report.json"
+        self.command = [binary, "build", catalog, "-o", folder / "out", "--cache-dir", folder / "cache",
+                        "--report", self.report, "-q", *extra]
+
+    def expect(self, status):
+        """Raises BenchError unless the last build gave every card `status`; returns its report."""
+        report = json.loads(self.report.read_text())
+        counts = {}
+        for card in report["cards"]:
+            counts[card["status"]] = counts.get(card["status"], 0) + 1
+        if counts != {status: self.cards}:
+            raise BenchError(f"{self.folder.name}: expected {self.cards} {status}, got {counts}")
+        return report
+
+
 def publish_section(doc, name, default_cards, section_of):
     """The `main` of a script that measures the benchmark's catalog of `--cards` cards (described by
     the first paragraph of `doc`) and replaces its section `name` of RESULTS.md with

@@ -13,7 +13,7 @@ import json
 import os
 
 import make_data
-from bench import (RUNS, WORK, BenchError, median_usage, progress, publish_section, remove, table,
+from bench import (RUNS, WORK, CatalogBuild, median_usage, progress, publish_section, remove, table,
                    usage_row)
 from nginx_cache import NginxCache
 
@@ -21,33 +21,17 @@ TARGET = 10.0
 SECTION = "## Remote cache"
 
 
-class Machine:
+def machine(binary, cards, name, server):
     """A build of the catalog with a local cache and output folder of its own, sharing `server`."""
-
-    def __init__(self, binary, cards, name, server):
-        self.cards = cards
-        self.folder = WORK / "remote" / str(cards) / name
-        self.report = self.folder / "report.json"
-        self.command = [binary, "build", make_data.catalog_path(cards), "-o", self.folder / "out",
-                        "--cache-dir", self.folder / "cache", "--report", self.report, "-q",
-                        "--remote-cache", server.url]
-
-    def expect(self, status):
-        """Raises BenchError unless the last build gave every card `status`; returns its report."""
-        report = json.loads(self.report.read_text())
-        counts = {}
-        for card in report["cards"]:
-            counts[card["status"]] = counts.get(card["status"], 0) + 1
-        if counts != {status: self.cards}:
-            raise BenchError(f"{self.folder.name}: expected {self.cards} {status}, got {counts}")
-        return report
+    return CatalogBuild(binary, make_data.catalog_path(cards), WORK / "remote" / str(cards) / name, cards,
+                        extra=["--remote-cache", server.url])
 
 
 def measure(binary, cards):
     """Usage of the cold build and of the download build, and the download build's report."""
     with NginxCache(WORK / "remote" / str(cards) / "nginx") as server:
-        fill = Machine(binary, cards, "fill", server)
-        fetch = Machine(binary, cards, "fetch", server)
+        fill = machine(binary, cards, "fill", server)
+        fetch = machine(binary, cards, "fetch", server)
         progress(f"remote cache: cold build of {cards} cards filling nginx, {RUNS} run(s)")
         cold = median_usage(RUNS, fill.command, f"remote-cold-{cards}",
                             prepare=lambda: (remove(fill.folder), server.clear()),

@@ -15,32 +15,11 @@ import json
 import os
 
 import make_data
-from bench import (RUNS, WORK, BenchError, median_usage, progress, publish_section, remove, run_script, table,
-                   usage_row)
+from bench import (RUNS, WORK, BenchError, CatalogBuild, median_usage, progress, publish_section, remove,
+                   run_script, table, usage_row)
 from nginx_cache import NginxCache
 
 SECTION = "## Photos from URLs"
-
-
-class Build:
-    """Builds of `catalog` into a folder of their own, with a cache of their own."""
-
-    def __init__(self, binary, catalog, folder, cards):
-        self.folder = folder
-        self.cards = cards
-        self.report = folder / "report.json"
-        self.command = [binary, "build", catalog, "-o", folder / "out", "--cache-dir", folder / "cache",
-                        "--report", self.report, "-q"]
-
-    def expect(self, status):
-        """Raises BenchError unless the last build gave every card `status`; returns its report."""
-        report = json.loads(self.report.read_text())
-        counts = {}
-        for card in report["cards"]:
-            counts[card["status"]] = counts.get(card["status"], 0) + 1
-        if counts != {status: self.cards}:
-            raise BenchError(f"{self.folder.name}: expected {self.cards} {status}, got {counts}")
-        return report
 
 
 def remote_catalog(cards, server, folder):
@@ -60,8 +39,8 @@ def measure(binary, cards):
     root = WORK / "remote-photos" / str(cards)
     with NginxCache(root / "nginx") as server:
         os.symlink(make_data.DATA / "images", os.path.join(server.data, "images"))
-        local = Build(binary, make_data.catalog_path(cards), root / "local", cards)
-        remote = Build(binary, remote_catalog(cards, server, root), root / "remote", cards)
+        local = CatalogBuild(binary, make_data.catalog_path(cards), root / "local", cards)
+        remote = CatalogBuild(binary, remote_catalog(cards, server, root), root / "remote", cards)
         measured = {}
         for name, build in (("local", local), ("remote", remote)):
             progress(f"photos from URLs: cold build of {cards} cards, {name} photos, {RUNS} run(s)")
