@@ -14,10 +14,7 @@ struct LocaleCommandTests {
 
     @Test("A missing translation warns once per locale, naming the count and the cards, and the build succeeds")
     func warning() throws {
-        try Sandbox.with { sandbox in
-            try sandbox.copyImage("coffee.jpg")
-            try sandbox.copyImage("astronaut.jpg")
-            try sandbox.write(Self.catalog, to: "catalog.json")
+        try withCardsOfCoffeeAndAstronaut(catalog: Self.catalog) { sandbox in
 
             let result = try sandbox.run(["build", "catalog.json", "--output", "OUT"])
 
@@ -32,10 +29,7 @@ struct LocaleCommandTests {
 
     @Test("With --strict a missing translation refuses the catalog (exit 2), naming each locale")
     func strict() throws {
-        try Sandbox.with { sandbox in
-            try sandbox.copyImage("coffee.jpg")
-            try sandbox.copyImage("astronaut.jpg")
-            try sandbox.write(Self.catalog, to: "catalog.json")
+        try withCardsOfCoffeeAndAstronaut(catalog: Self.catalog) { sandbox in
 
             let result = try sandbox.run(["build", "catalog.json", "--output", "OUT", "--strict"])
 
@@ -68,10 +62,7 @@ struct StringCatalogCommandTests {
 
     @Test("Editing one string re-renders only the card that uses it, not its background; an unchanged file renders nothing")
     func editOneString() throws {
-        try Sandbox.with { sandbox in
-            try sandbox.copyImage("coffee.jpg")
-            try sandbox.copyImage("astronaut.jpg")
-            try sandbox.write(Self.catalog, to: "catalog.json")
+        try withCardsOfCoffeeAndAstronaut(catalog: Self.catalog) { sandbox in
             try sandbox.write(Self.strings(toucan: "Toucan"), to: "Localizable.xcstrings")
             let build = ["build", "catalog.json", "--output", "OUT", "--cache-dir", "CACHE", "--report", "report.json"]
             let first = try sandbox.run(build)
@@ -90,5 +81,15 @@ struct StringCatalogCommandTests {
             #expect(report.card("astronaut")?.stages?.background == "cached")
             #expect(try ManifestFile.read(from: sandbox.url("OUT/manifest.json")).cards.map(\.title) == ["Coffee", "Keel-billed toucan"])
         }
+    }
+}
+
+/// Runs `body` in a sandbox holding `catalog` as `catalog.json` and the two photos its cards show.
+private func withCardsOfCoffeeAndAstronaut(catalog: String, _ body: (Sandbox) throws -> Void) throws {
+    try Sandbox.with { sandbox in
+        try sandbox.copyImage("coffee.jpg")
+        try sandbox.copyImage("astronaut.jpg")
+        try sandbox.write(catalog, to: "catalog.json")
+        try body(sandbox)
     }
 }
