@@ -20,7 +20,7 @@ public enum PhotoFetchMode: Sendable {
 /// The limits and manners of fetching photos; the defaults suit a CDN.
 public struct PhotoFetchSettings: Sendable {
     public var mode: PhotoFetchMode = .normal
-    /// A larger body stops its download (`--max-download-size`).
+    /// A larger body stops its download (`--max-download-size`); 50 MiB.
     public var maxDownloadBytes = 50 << 20
     public var connectTimeout: Duration = .seconds(10)
     /// For a request from start to its last byte (`--fetch-timeout`).
@@ -36,9 +36,6 @@ public struct PhotoFetchSettings: Sendable {
     public var maxRedirects = 5
 
     public init() {}
-
-    /// 50 MiB.
-    public static let defaultMaxDownloadBytes = 50 << 20
 }
 
 /// Where a photo's bytes came from this build.
