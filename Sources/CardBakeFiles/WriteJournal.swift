@@ -21,10 +21,10 @@ package final class WriteJournal: Sendable {
     private let begun = Mutex(false)
 
     /// Cleans up after a build that left its note in `folder`, if one did: removes its temporary files
-    /// in `areas` (subfolders of `folder`, "" for the folder itself; anywhere in it when nil), passes
-    /// the files it listed to `recover`, then removes the note. `listing` gives the files this build's
-    /// note will list.
-    package init(folder: URL, areas: [String]?, recover: (Set<String>) -> Void = { _ in },
+    /// in `areas` (subfolders of `folder`, "" for the folder itself; anywhere in it when nil; asked
+    /// for only then), passes the files it listed to `recover`, then removes the note. `listing` gives
+    /// the files this build's note will list.
+    package init(folder: URL, areas: @autoclosure () -> [String]?, recover: (Set<String>) -> Void = { _ in },
          listing: @escaping @Sendable () -> Set<String> = { [] }) {
         note = folder.appendingPathComponent(Self.noteName)
         self.listing = listing
@@ -33,7 +33,7 @@ package final class WriteJournal: Sendable {
             unlink(folder.appendingPathComponent(Self.noteTemporaryName).fileSystemPath)
             return
         }
-        if let areas {
+        if let areas = areas() {
             for area in areas {
                 AtomicFileWriter.removeLeftovers(in: folder.appendingPathComponent(area), recursive: false)
             }

@@ -22,11 +22,15 @@ public struct CardManifest: Sendable, Equatable {
         public var key: ContentDigest
         /// The digests behind `key`, so `cardbake check` can say which input changed.
         public var inputs: CardInputs
+        /// The key and inputs of the card in each of ``Card/localizations``' locales, by locale tag;
+        /// nil for a catalog without `locales`.
+        public var localeBuilds: [String: LocaleBuild]?
 
-        public init(card: Card, key: ContentDigest, inputs: CardInputs) {
+        public init(card: Card, key: ContentDigest, inputs: CardInputs, localeBuilds: [String: LocaleBuild]? = nil) {
             self.card = card
             self.key = key
             self.inputs = inputs
+            self.localeBuilds = localeBuilds
         }
 
         public init(id: String, title: String, description: String, size: Size, key: ContentDigest, placeholder: Placeholder,
@@ -42,7 +46,7 @@ public struct CardManifest: Sendable, Equatable {
         }
 
         /// What the manifest's build pages keep of the entry.
-        public var buildRecord: BuildRecord { BuildRecord(id: card.id, key: key, inputs: inputs) }
+        public var buildRecord: BuildRecord { BuildRecord(id: card.id, key: key, inputs: inputs, localeBuilds: localeBuilds) }
     }
 
     /// What an app needs of a card: an entry of the manifest's pages.
@@ -103,9 +107,24 @@ public struct CardManifest: Sendable, Equatable {
         public var id: String
         public var key: ContentDigest
         public var inputs: CardInputs
+        /// As ``Entry/localeBuilds``.
+        public var localeBuilds: [String: LocaleBuild]?
 
-        public init(id: String, key: ContentDigest, inputs: CardInputs) {
+        public init(id: String, key: ContentDigest, inputs: CardInputs, localeBuilds: [String: LocaleBuild]? = nil) {
             self.id = id
+            self.key = key
+            self.inputs = inputs
+            self.localeBuilds = localeBuilds
+        }
+    }
+
+    /// What the build keeps of a card in one of its translated locales: the key and the inputs of
+    /// its bitmaps there, as ``Entry/key`` and ``Entry/inputs`` are the source locale's.
+    public struct LocaleBuild: Codable, Sendable, Equatable {
+        public var key: ContentDigest
+        public var inputs: CardInputs
+
+        public init(key: ContentDigest, inputs: CardInputs) {
             self.key = key
             self.inputs = inputs
         }

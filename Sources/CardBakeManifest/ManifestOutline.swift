@@ -14,6 +14,24 @@ extension CardManifest {
             /// By scale name, as in ``CardManifest/Card/images``.
             package let images: [String: Image]
             package let inputs: CardInputs
+            /// The card in each translated locale, by locale tag; empty for a catalog without `locales`.
+            package let translations: [String: Translation]
+
+            package init(id: String, images: [String: Image], inputs: CardInputs, translations: [String: Translation] = [:]) {
+                self.id = id
+                self.images = images
+                self.inputs = inputs
+                self.translations = translations
+            }
+
+            /// Its images in every locale: the source locale's, then each translated locale's.
+            package var imagesInEveryLocale: [[String: Image]] { [images] + translations.values.map(\.images) }
+        }
+
+        /// A card's images and inputs in one translated locale.
+        package struct Translation: Sendable, Equatable {
+            package let images: [String: Image]
+            package let inputs: CardInputs
         }
 
         package init(cards: [Card], pages: Set<String>) {
@@ -22,7 +40,7 @@ extension CardManifest {
         }
 
         /// The cards' bitmaps, relative to the manifest's folder.
-        package var files: Set<String> { CardManifest.files(in: cards.values.lazy.map(\.images)) }
+        package var files: Set<String> { CardManifest.files(in: cards.values.lazy.flatMap(\.imagesInEveryLocale)) }
 
         /// The outline of the manifest whose root is at `url`, its pages checked by `digest`; nil when
         /// there is none, or it is not a manifest of this schema, or a page is damaged.
@@ -42,8 +60,13 @@ extension CardManifest {
 }
 
 extension CardManifest.Entry {
-    /// The entry's ID, images and inputs.
+    /// The entry's ID, images and inputs, in every locale.
     package var outline: CardManifest.Outline.Card {
-        CardManifest.Outline.Card(id: card.id, images: card.images, inputs: inputs)
+        var translations: [String: CardManifest.Outline.Translation] = [:]
+        for (locale, localization) in card.localizations ?? [:] {
+            guard let build = localeBuilds?[locale] else { continue }
+            translations[locale] = CardManifest.Outline.Translation(images: localization.images, inputs: build.inputs)
+        }
+        return CardManifest.Outline.Card(id: card.id, images: card.images, inputs: inputs, translations: translations)
     }
 }

@@ -173,7 +173,7 @@ public final class ManifestReader: @unchecked Sendable {
         guard records.map(\.id) == cards.map(\.id) else {
             throw .invalid(source: source, reason: "the build page of section \(index) does not list its cards")
         }
-        return zip(cards, records).map { CardManifest.Entry(card: $0, key: $1.key, inputs: $1.inputs) }
+        return zip(cards, records).map { CardManifest.Entry(card: $0, key: $1.key, inputs: $1.inputs, localeBuilds: $1.localeBuilds) }
     }
 
     /// Every page file the root names, directly or through the build index, relative to its folder.

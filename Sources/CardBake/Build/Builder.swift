@@ -511,28 +511,36 @@ public struct Builder: Sendable {
     }
 }
 
-/// What the look-up stage found of a card the cache lacks in part, without its plan: its key and the
-/// records found. A card never built has none (`of(_:)` is nil), so of most cards waiting to render
-/// in a large build the queue holds only their position; such a card is looked up again as it renders.
+/// What the look-up stage found of a card the cache lacks in part, without its plan: its keys and the
+/// records found, in each locale. A card never built has none (`of(_:)` is nil), so of most cards
+/// waiting to render in a large build the queue holds only their position; such a card is looked up
+/// again as it renders.
 final class PartlyCached: Sendable {
-    private let key: ContentDigest
-    private let facts: CardFacts?
-    private let images: [Int: RenderedImageRecord]
+    private let locales: [Found]
 
-    /// What `found` holds of the card; nil when it found nothing.
+    private struct Found: Sendable {
+        let key: ContentDigest
+        let facts: CardFacts?
+        let images: [Int: RenderedImageRecord]
+    }
+
+    /// What `found` holds of the card; nil when it found nothing in any locale.
     static func of(_ found: CardLookUp) -> PartlyCached? {
-        found.facts == nil && found.images.isEmpty ? nil : PartlyCached(found)
+        let locales = ([found] + found.translations).map { Found(key: $0.plan.key, facts: $0.facts, images: $0.images) }
+        return locales.allSatisfy({ $0.facts == nil && $0.images.isEmpty }) ? nil : PartlyCached(locales)
     }
 
-    private init(_ found: CardLookUp) {
-        key = found.plan.key
-        facts = found.facts
-        images = found.images
+    private init(_ locales: [Found]) {
+        self.locales = locales
     }
 
-    /// The look-up of `plan`, when it has the key of the plan looked up.
+    /// The look-up of `plan`, when it has the keys of the plan looked up in every locale.
     func lookUp(for plan: CardPlan) -> CardLookUp? {
-        plan.key == key ? CardLookUp(plan: plan, facts: facts, images: images) : nil
+        let plans = plan.inEveryLocale
+        guard plans.count == locales.count, zip(plans, locales).allSatisfy({ $0.key == $1.key }) else { return nil }
+        var found = zip(plans, locales).map { CardLookUp(plan: $0, facts: $1.facts, images: $1.images) }
+        let source = found.removeFirst()
+        return CardLookUp(plan: source.plan, facts: source.facts, images: source.images, translations: found)
     }
 }
 

@@ -18,9 +18,16 @@ struct CatalogOutline: Sendable, Equatable {
         let index: Int
         let scales: [Int]
         let fileExtension: String
+        /// The catalog's translated locales, in which the card has bitmaps too.
+        let translatedLocales: [LocaleTag]
 
-        /// Its bitmaps' files in the output folder, in the order of its scales.
-        var files: [String] { scales.map { OutputFolder.file(id: id, scale: $0, fileExtension: fileExtension) } }
+        /// Its bitmaps' files in the output folder: in the order of its scales, in the source locale
+        /// then in each translated one.
+        var files: [String] {
+            ([nil] + translatedLocales).flatMap { locale in
+                scales.map { OutputFolder.file(id: id, scale: $0, fileExtension: fileExtension, locale: locale) }
+            }
+        }
     }
 
     /// In catalog order.
@@ -64,13 +71,14 @@ extension CatalogOutline {
     ///
     /// The file, all integers big-endian, strings as a UInt32 length and UTF-8:
     ///
-    ///     "cardbake-catalog-outline 4\n"
+    ///     "cardbake-catalog-outline 5\n"
     ///     32-byte key (``CatalogOutline/key(catalog:digest:settings:)``)
     ///     Int64 size, Int64 modification time, UInt64 inode, Int64 change time: the catalog file's status
     ///     UInt32 image count, each image's path
     ///     UInt32 font count, each font request: UInt8 kind (0 a family, 1 a file), the family or the
     ///         path (as ``FontRequest/description`` has it, so that the whole-build key is the same),
     ///         UInt16 weight (0 when none is asked), UInt8 italic (0 or 1)
+    ///     UInt32 translated locale count, each locale's tag
     ///     UInt32 kind count, each kind of card: its bitmaps' extension, UInt8 scale count, a UInt8 per scale
     ///     UInt32 run count, each run of cards of one kind: UInt16 kind, UInt32 card count
     ///     UInt32 card count, each card's ID as UInt8 bytes shared with the previous card's ID, UInt8
@@ -85,7 +93,7 @@ extension CatalogOutline {
         let outline: CatalogOutline
 
         static let fileName = "catalog-outline"
-        private static let header = Array("cardbake-catalog-outline 4\n".utf8)
+        private static let header = Array("cardbake-catalog-outline 5\n".utf8)
 
         /// The outline kept in `cache` while the file at `catalog` had the status it has now; nil when
         /// there is none, the status differs, or the file is damaged or of another version. The status
@@ -126,6 +134,7 @@ extension CatalogOutline {
         static func keep(_ outline: CatalogOutline, key: ContentDigest, catalog: URL, in cache: URL) {
             let runs = KindRuns(outline.cards)
             guard outline.cards.indices.elementsEqual(outline.cards.map(\.index)), runs.fit(outline.cards),
+                  Set(outline.cards.map(\.translatedLocales)).count <= 1,
                   let status = try? FileStatus(path: catalog.fileSystemPath) else { return }
             var bytes = header + key.bytes
             bytes.appendFileStatus(status)
@@ -145,6 +154,11 @@ extension CatalogOutline {
                 }
                 bytes.appendBigEndian(UInt16(request.weight ?? 0))
                 bytes.append(request.italic ? 1 : 0)
+            }
+            let translatedLocales = outline.cards.first?.translatedLocales ?? []
+            bytes.appendBigEndian(UInt32(translatedLocales.count))
+            for locale in translatedLocales {
+                bytes.appendText(locale.description)
             }
             bytes.appendBigEndian(UInt32(runs.kinds.count))
             for kind in runs.kinds {
@@ -191,6 +205,7 @@ extension CatalogOutline {
                                 let italic = reader.integer(UInt8.self), italic <= 1 else { return nil }
                           return FontRequest(source, weight: weight == 0 ? nil : Int(weight), italic: italic == 1)
                       }),
+                      let translatedLocales = reader.list({ $0.text().flatMap(LocaleTag.init) }),
                       let kinds = reader.list({ reader -> Kind? in
                           guard let fileExtension = reader.text(), let count = reader.integer(UInt8.self),
                                 let scales = reader.bytes(Int(count)) else { return nil }
@@ -206,7 +221,8 @@ extension CatalogOutline {
                 else { return nil }
                 let kindOfEach = runs.flatMap { repeatElement($0.kind, count: $0.count) }
                 let cards = zip(ids, kindOfEach).enumerated().map { index, card in
-                    Card(id: card.0, index: index, scales: card.1.scales, fileExtension: card.1.fileExtension)
+                    Card(id: card.0, index: index, scales: card.1.scales, fileExtension: card.1.fileExtension,
+                         translatedLocales: translatedLocales)
                 }
                 return Saved(key: key, outline: CatalogOutline(cards: cards, imagePaths: imagePaths, fontRequests: fontRequests))
             }
@@ -260,12 +276,16 @@ extension CatalogOutline {
 extension CatalogOutline {
     /// The outline of `catalog`'s cards.
     init(_ catalog: Catalog) {
+        let translatedLocales = catalog.locales?.translated ?? []
         let cards = catalog.cards.map {
-            Card(id: $0.id, index: $0.index, scales: $0.style.scales, fileExtension: $0.style.output.kind.fileExtension)
+            Card(id: $0.id, index: $0.index, scales: $0.style.scales, fileExtension: $0.style.output.kind.fileExtension,
+                 translatedLocales: translatedLocales)
         }
         // Each distinct path made normal once: catalogs repeat their images.
         let imagePaths = Set(Set(catalog.cards.map(\.imagePath)).map(NormalPath.inCurrentDirectory)).sorted()
-        let fontRequests = Set(catalog.cards.flatMap { [$0.style.title.fontRequest, $0.style.description.fontRequest] })
+        let fontRequests = Set(catalog.cards.flatMap { card in
+            ([card.style] + card.localizations.map(\.style)).flatMap { [$0.title.fontRequest, $0.description.fontRequest] }
+        })
         self.init(cards: cards, imagePaths: imagePaths, fontRequests: fontRequests.sorted())
     }
 }

@@ -32,15 +32,10 @@ struct GalleryCard: Sendable {
 
     /// The one mapping from a manifest entry to what the page needs.
     init(entry: CardManifest.Entry) {
-        self.init(entry: entry, files: CardFile.files(of: entry))
-    }
-
-    /// ``init(entry:)`` with the entry's `files` (``CardFile/files(of:)``), made already by the caller.
-    init(entry: CardManifest.Entry, files: [CardFile]) {
         self.init(id: entry.id, title: entry.title, width: entry.size.width, height: entry.size.height,
                   color: entry.placeholder.color, thumbhash: entry.placeholder.thumbhash,
                   dataURL: entry.placeholder.dataURL,
-                  images: files.map { (scale: $0.scale, file: $0.file) })
+                  images: CardFile.files(in: entry.images).map { (scale: $0.scale, file: $0.file) })
     }
 
     /// The card as the gallery's writer reads it (``GalleryLine``), made once per card and spooled:

@@ -7,7 +7,10 @@ import Glibc
 
 /// The layout of an Xcode asset catalog (`--xcassets`) that mirrors the output folder: `Contents.json`
 /// at the top, and for each card `<id>.imageset/` with a `Contents.json` listing its scales and the
-/// card's files under the names they have in `cards/`, with the same bytes.
+/// card's files under the names they have in `cards/`, with the same bytes. A card in translated
+/// locales has each locale's files beside them (`<id>-<locale>@2x.jpg`), listed with their `locale`,
+/// so that `UIImage(named:)` picks the device's language; the source locale's, listed with none, serve
+/// every other language.
 ///
 /// The JSON is laid out as Xcode writes it (keys sorted, `" : "`, two-space indentation, a final
 /// newline), so opening and saving the catalog in Xcode changes nothing.
@@ -44,13 +47,25 @@ enum AssetCatalog {
     static func files(for entries: [CardManifest.Entry], withTopContents: Bool) -> [File] {
         var files = withTopContents ? [File(path: contentsName, content: .json(topContents))] : []
         for entry in entries {
-            let images = CardFile.files(of: entry)
+            let translations = (entry.localizations ?? [:]).sorted { $0.key < $1.key }
+            let images = ([(locale: String?.none, images: entry.images)] + translations.map { ($0.key, $0.value.images) })
+                .flatMap { locale, images in CardFile.files(in: images).map { (locale: locale, file: $0) } }
             files.append(File(path: imageSet(entry.id) + contentsName,
-                              content: .json(imageSetContents(images.map { ($0.scale, fileName(of: $0.file)) }))))
-            files += images.map { File(path: imageSet(entry.id) + fileName(of: $0.file),
-                                       content: .image(outputFile: $0.file, digest: $0.digest)) }
+                              content: .json(imageSetContents(images.map {
+                                  ImageSlot(scale: $0.file.scale, file: fileName(of: $0.file.file), locale: $0.locale)
+                              }))))
+            files += images.map { File(path: imageSet(entry.id) + fileName(of: $0.file.file),
+                                       content: .image(outputFile: $0.file.file, digest: $0.file.digest)) }
         }
         return files
+    }
+
+    /// One image of an image set: its scale, its file's name in the set, and its locale (nil for the
+    /// source locale's, which serves every language without images of its own).
+    struct ImageSlot {
+        let scale: Int
+        let file: String
+        var locale: String? = nil
     }
 
     /// The paths a build of `card` may write, known before it renders (for the write journal).
@@ -70,8 +85,13 @@ enum AssetCatalog {
             && !parts[0].hasPrefix(".") && !parts[1].isEmpty && !parts[1].hasPrefix(".")
     }
 
+    /// The name in its image set of an output file: `cards/toucan@2x.jpg` is `toucan@2x.jpg`, and
+    /// `cards/ar/toucan@2x.jpg` is `toucan-ar@2x.jpg`.
     private static func fileName(of outputFile: String) -> String {
-        String(outputFile.split(separator: "/").last ?? Substring(outputFile))
+        let parts = outputFile.split(separator: "/")
+        let name = String(parts.last ?? Substring(outputFile))
+        guard parts.count == 3, let at = name.lastIndex(of: "@") else { return name }
+        return "\(name[..<at])-\(parts[1])\(name[at...])"
     }
 
     /// The catalog's own `Contents.json`, as Xcode writes it for a new catalog.
@@ -79,14 +99,16 @@ enum AssetCatalog {
         document.member("info", info)
     }
 
-    /// An image set's `Contents.json`: one universal image per scale, in ascending order.
-    static func imageSetContents(_ images: [(scale: Int, file: String)]) -> Data {
+    /// An image set's `Contents.json`: one universal image per slot, in the order given (each
+    /// locale's scales in ascending order, the source locale's first).
+    static func imageSetContents(_ images: [ImageSlot]) -> Data {
         json { document in
             document.member("images") { list in
                 list.array(images) { item, image in
                     item.object { slot in
                         slot.member("filename") { $0.string(image.file) }
                         slot.member("idiom") { $0.string("universal") }
+                        slot.member("locale", ifPresent: image.locale) { $0.string($1) }
                         slot.member("scale") { $0.string(CardManifest.scaleName(image.scale)) }
                     }
                 }

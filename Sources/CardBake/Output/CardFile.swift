@@ -8,9 +8,16 @@ struct CardFile: Sendable, Equatable {
     let file: String
     let digest: ContentDigest
 
-    /// The files `entry` lists, smallest scale first.
+    /// The files `entry` lists in its source locale, then in each translated locale by tag; each
+    /// locale's smallest scale first.
     static func files(of entry: CardManifest.Entry) -> [CardFile] {
-        entry.images.compactMap { name, image in
+        let translations = (entry.localizations ?? [:]).sorted { $0.key < $1.key }.map(\.value.images)
+        return ([entry.images] + translations).flatMap(files(in:))
+    }
+
+    /// The files of `images` (by scale name), smallest scale first.
+    static func files(in images: [String: CardManifest.Image]) -> [CardFile] {
+        images.compactMap { name, image in
             CardManifest.scale(named: name).map { CardFile(scale: $0, file: image.file, digest: image.sha256) }
         }.sorted { $0.scale < $1.scale }
     }

@@ -50,7 +50,7 @@ struct OutputBackup: Sendable {
     func restore() {
         guard let kept = try? FileManager.default.subpathsOfDirectory(atPath: folder.path) else { return }
         let manifest = CardManifest.read(from: directory.appendingPathComponent(CardManifest.fileName), digest: ContentDigest.sha256OfData)
-        let listed = Dictionary((manifest?.cards ?? []).flatMap { $0.images.values.map { ($0.file, $0.sha256) } },
+        let listed = Dictionary((manifest?.cards ?? []).flatMap { $0.card.imagesInEveryLocale.flatMap { $0.values.map { ($0.file, $0.sha256) } } },
                                 uniquingKeysWith: { first, _ in first })
         for file in kept where OutputFolder.isCardFile(file) {
             guard let digest = listed[file] else { continue }

@@ -28,19 +28,24 @@ struct OutputFolder: Sendable {
         CardManifest.read(from: manifestURL, digest: ContentDigest.sha256OfData)
     }
 
-    /// Relative path of a card's bitmap at one scale.
+    /// Relative path of a card's bitmap at one scale: in `cards/`, or `cards/<locale>/` for a card in
+    /// a translated locale.
     static func file(for card: Card, scale: Int) -> String {
-        file(id: card.id, scale: scale, fileExtension: card.style.output.kind.fileExtension)
+        file(id: card.id, scale: scale, fileExtension: card.style.output.kind.fileExtension,
+             locale: card.isTranslation ? card.locale : nil)
     }
 
-    /// Relative path of the bitmap at `scale` of the card `id`, in the format with `fileExtension`.
-    static func file(id: String, scale: Int, fileExtension: String) -> String {
-        "cards/\(id)@\(scale)x.\(fileExtension)"
+    /// Relative path of the bitmap at `scale` of the card `id`, in the format with `fileExtension`, in
+    /// the folder of the translated `locale` if one is given.
+    static func file(id: String, scale: Int, fileExtension: String, locale: LocaleTag? = nil) -> String {
+        let folder = locale.map { "cards/\($0)/" } ?? "cards/"
+        return "\(folder)\(id)@\(scale)x.\(fileExtension)"
     }
 
-    /// Relative paths of a card's bitmaps, in the order of its style's scales.
+    /// Relative paths of a card's bitmaps in every locale: the source locale's in the order of its
+    /// style's scales, then each translated locale's.
     static func files(for card: Card) -> [String] {
-        card.style.scales.map { file(for: card, scale: $0) }
+        card.inEveryLocale.flatMap { card in card.style.scales.map { file(for: card, scale: $0) } }
     }
 
     /// The absolute, normalised path of `file` (relative to the folder).
@@ -140,12 +145,17 @@ struct OutputFolder: Sendable {
         try await place(digest, as: file, journal: journal, keeping: backup) { .file(try source()) }
     }
 
-    /// Removes `files` (paths relative to `directory`) that are plain names inside `cards/`; a
-    /// manifest read from disk could name anything. Returns what it removed, sorted.
+    /// Removes `files` (paths relative to `directory`) that are card files (``isCardFile(_:)``), then
+    /// each locale's folder that this empties; a manifest read from disk could name anything. Returns
+    /// what it removed, sorted.
     static func remove(_ files: Set<String>, in directory: URL) -> [String] {
         let removable = files.filter(isCardFile).sorted()
         for file in removable {
             try? FileManager.default.removeItem(at: directory.appendingPathComponent(file))
+        }
+        for folder in Set(removable.map { ($0 as NSString).deletingLastPathComponent }) where folder != "cards" {
+            // Fails, as it should, unless the folder is empty.
+            rmdir(directory.appendingPathComponent(folder).fileSystemPath)
         }
         return removable
     }
@@ -176,10 +186,26 @@ struct OutputFolder: Sendable {
         return removed
     }
 
-    /// Whether `file` is a plain name inside `cards/`, the only place cardbake writes card files.
+    /// The locales' folders in `directory`'s `cards/` (`cards/ar`), relative to `directory`.
+    static func localeFolders(in directory: URL) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("cards").path)) ?? []
+        return names.filter { LocaleTag($0)?.description == $0 }.map { "cards/\($0)" }.filter {
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path, isDirectory: &isDirectory)
+                && isDirectory.boolValue
+        }
+    }
+
+    /// Whether `file` is a plain name inside `cards/` or inside a locale's folder in it
+    /// (`cards/<locale>/`, a language tag in canonical case), the only places cardbake writes card files.
     static func isCardFile(_ file: String) -> Bool {
         let parts = file.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.count == 2 && parts[0] == "cards" && !parts[1].isEmpty && !parts[1].hasPrefix(".")
+        guard parts.first == "cards", let name = parts.last, !name.isEmpty, !name.hasPrefix(".") else { return false }
+        switch parts.count {
+        case 2: return true
+        case 3: return LocaleTag(String(parts[1]))?.description == String(parts[1])
+        default: return false
+        }
     }
 }
 

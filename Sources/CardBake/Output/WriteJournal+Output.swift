@@ -8,8 +8,8 @@ extension WriteJournal {
     /// the files the manifest in place names get back the bytes it lists (``OutputBackup``), and the
     /// files its note listed that the manifest does not name are removed: the killed build wrote them
     /// for a manifest it never wrote, or was removing them for the one it did. Temporary files are
-    /// looked for only where cardbake writes: the folder itself, `cards/`, the manifest's pages and the
-    /// gallery's chunks.
+    /// looked for only where cardbake writes: the folder itself, `cards/` and its locales' folders, the
+    /// manifest's pages and the gallery's chunks.
     static func output(_ folder: OutputFolder, outline: CatalogOutline) -> WriteJournal {
         output(folder, writing: { Set(outline.cards.flatMap(\.files)) })
     }
@@ -18,7 +18,7 @@ extension WriteJournal {
     /// as ``output(_:outline:)`` describes.
     static func output(_ folder: OutputFolder, writing: @escaping @Sendable () -> Set<String>) -> WriteJournal {
         let inPlace = folder.manifestInPlace
-        return WriteJournal(folder: folder.directory, areas: ["", "cards", ManifestPaging.folder, GalleryChunk.folder]) { unfinished in
+        return WriteJournal(folder: folder.directory, areas: ["", "cards", ManifestPaging.folder, GalleryChunk.folder] + OutputFolder.localeFolders(in: folder.directory)) { unfinished in
             OutputBackup(directory: folder.directory).restore()
             _ = OutputFolder.remove(unfinished.subtracting(inPlace.outline?.files ?? []), in: folder.directory)
         } listing: {

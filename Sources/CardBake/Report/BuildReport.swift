@@ -20,6 +20,9 @@ public struct StageReport: Codable, Sendable, Hashable {
     public var background: Stage
     /// By scale name (`1x`, `2x`, …).
     public var images: [String: Stage]
+    /// The images of the card in each translated locale, by locale tag, then scale name; nil for a
+    /// catalog without `locales`, or a card the cache held whole.
+    public var translations: [String: [String: Stage]]?
 
     /// Every bitmap of `scales` from the cache; the background not needed.
     static func allCached(_ scales: some Sequence<Int>) -> StageReport {
@@ -202,6 +205,15 @@ private extension JSONWriter {
         }
     }
 
+    /// Images' stages by scale name, as an object in the names' order.
+    private mutating func stages(_ images: [String: StageReport.Stage]) {
+        object { json in
+            for (scale, stage) in images.sorted(by: { $0.key < $1.key }) {
+                json.member(scale) { $0.string(stage.rawValue) }
+            }
+        }
+    }
+
     mutating func write(_ card: BuildReport.CardResult) {
         object { json in
             json.member("field", ifPresent: card.field) { $0.string($1) }
@@ -212,10 +224,11 @@ private extension JSONWriter {
             json.member("stages", ifPresent: card.stages) { json, stages in
                 json.object { json in
                     json.member("background") { $0.string(stages.background.rawValue) }
-                    json.member("images") { json in
+                    json.member("images") { $0.stages(stages.images) }
+                    json.member("translations", ifPresent: stages.translations) { json, translations in
                         json.object { json in
-                            for (scale, stage) in stages.images.sorted(by: { $0.key < $1.key }) {
-                                json.member(scale) { $0.string(stage.rawValue) }
+                            for (locale, images) in translations.sorted(by: { $0.key < $1.key }) {
+                                json.member(locale) { $0.stages(images) }
                             }
                         }
                     }

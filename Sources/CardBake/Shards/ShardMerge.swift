@@ -46,14 +46,14 @@ public struct ShardMerge: Sendable {
                                      cancellation: cancellation, waiting: waiting)
         defer { lock.release() }
         let folder = OutputFolder(directory: output, statCache: StatCache(loadingFrom: nil))
-        let files = Set(entries.flatMap { $0.entry.images.values.map(\.file) })
+        let files = Set(entries.flatMap { $0.entry.card.imagesInEveryLocale.flatMap { $0.values.map(\.file) } })
         let writer = OutputWriter(folder: folder, records: RecordCache(store: InMemoryArtifactStore()),
                                   journal: .output(folder, writing: { files }))
         let manifest = CardManifest(generator: parts[0].manifest.generator, cards: entries.map(\.entry))
         let removed = try await writer.replacingFiles {
             for (entry, part) in entries {
                 try cancellation.check()
-                for image in entry.images.values {
+                for image in entry.card.imagesInEveryLocale.flatMap(\.values) {
                     try await writer.place(image.sha256, as: image.file, from: try part.verifiedPath(of: image))
                 }
             }

@@ -13,6 +13,10 @@ enum CardChange: Sendable, Equatable, CustomStringConvertible {
     case modified(file: String)
     /// Nothing the manifest records differs, but the cache lacked a bitmap or had it damaged.
     case notCached
+    /// The card's translated locales are not those the manifest records.
+    case locales(from: [String], to: [String])
+    /// The card differs in one of its translated locales.
+    indirect case inLocale(LocaleTag, CardChange)
 
     var description: String {
         switch self {
@@ -23,6 +27,8 @@ enum CardChange: Sendable, Equatable, CustomStringConvertible {
         case let .missing(file): "\(file) is missing"
         case let .modified(file): "\(file) was modified after the build"
         case .notCached: "not in the cache, or its cache entry was damaged"
+        case let .locales(from, to): "locales changed from [\(from.joined(separator: ","))] to [\(to.joined(separator: ","))]"
+        case let .inLocale(locale, change): "in locale \(locale): \(change)"
         }
     }
 
@@ -30,16 +36,36 @@ enum CardChange: Sendable, Equatable, CustomStringConvertible {
     /// `plan`: inputs, then scales, then format, then (with `output`) each file's bytes through the
     /// stat cache. nil when there is none.
     static func between(_ entry: CardManifest.Outline.Card, and plan: CardPlan, filesIn output: OutputFolder?) -> CardChange? {
-        let changed = plan.inputs.differences(from: entry.inputs)
+        if let change = between(entry.images, entry.inputs, and: plan, filesIn: output) {
+            return change
+        }
+        let locales = plan.translations.map { $0.card.locale!.description }
+        if Set(entry.translations.keys) != Set(locales) {
+            return .locales(from: entry.translations.keys.sorted(), to: locales.sorted())
+        }
+        for (locale, translation) in zip(locales, plan.translations) {
+            let recorded = entry.translations[locale]!
+            if let change = between(recorded.images, recorded.inputs, and: translation, filesIn: output) {
+                return .inLocale(translation.card.locale!, change)
+            }
+        }
+        return nil
+    }
+
+    /// The first difference between `images` and `inputs`, as the manifest records the card in one
+    /// locale, and `plan`, its plan in that locale.
+    private static func between(_ images: [String: CardManifest.Image], _ inputs: CardInputs, and plan: CardPlan,
+                                filesIn output: OutputFolder?) -> CardChange? {
+        let changed = plan.inputs.differences(from: inputs)
         if !changed.isEmpty {
             return .inputs(changed)
         }
         let wanted = Set(plan.card.style.scales.map(CardManifest.scaleName))
-        if Set(entry.images.keys) != wanted {
-            return .scales(from: entry.images.keys.sorted(), to: wanted.sorted())
+        if Set(images.keys) != wanted {
+            return .scales(from: images.keys.sorted(), to: wanted.sorted())
         }
         for scale in plan.card.style.scales {
-            guard let image = entry.images[CardManifest.scaleName(scale)] else { continue }
+            guard let image = images[CardManifest.scaleName(scale)] else { continue }
             let expected = OutputFolder.file(for: plan.card, scale: scale)
             if image.file != expected {
                 return .format(file: image.file, expected: expected)

@@ -1,4 +1,5 @@
 import CardBakeCatalog
+import CardBakeManifest
 import CardBakeRender
 import Foundation
 
@@ -36,6 +37,28 @@ public struct CardFailure: Error, Sendable, Equatable, CustomStringConvertible {
         } else {
             self.init(card: card, field: nil, error: error)
         }
+    }
+
+    /// This failure of a card drawn in the translated `locale`: its field named as the catalog's JSON
+    /// path to the text (`title.ar`), or with the locale beside it (`style.title.font (locale "ar")`).
+    func inLocale(_ locale: LocaleTag) -> CardFailure {
+        CardFailure(cardID: cardID, index: index, field: Self.field(field, in: locale), reason: reason)
+    }
+
+    /// `field` of a card drawn in the translated `locale`, as ``inLocale(_:)`` names it.
+    static func field(_ field: String?, in locale: LocaleTag) -> String {
+        switch field {
+        case "title", "description": "\(field!).\(locale)"
+        case let field?: "\(field) (locale \"\(locale)\")"
+        case nil: "(locale \"\(locale)\")"
+        }
+    }
+
+    private init(cardID: String, index: Int, field: String?, reason: String) {
+        self.cardID = cardID
+        self.index = index
+        self.field = field
+        self.reason = reason
     }
 
     /// Runs `body`, turning its error into a failure of `card`'s `field`.

@@ -9,14 +9,24 @@ struct CardLookUp: Sendable {
     let facts: CardFacts?
     /// The scales whose bitmaps are already in the output folder or intact in the store.
     let images: [Int: RenderedImageRecord]
+    /// What the cache holds of the card in each of its translated locales (``CardPlan/translations``).
+    var translations: [CardLookUp] = []
 
     /// Scales to render.
     var missingScales: [Int] { plan.card.style.scales.filter { images[$0] == nil } }
 
-    /// Everything the output needs, when nothing is missing.
+    /// Whether the cache has the card's facts and every bitmap in this locale.
+    var isComplete: Bool { facts != nil && missingScales.isEmpty }
+
+    /// Everything the output needs, when nothing is missing in any locale.
     var cached: CachedCard? {
         guard let facts, missingScales.isEmpty else { return nil }
-        return CachedCard(plan: plan, facts: facts, images: images)
+        var translated: [CachedCard] = []
+        for translation in translations {
+            guard let cached = translation.cached else { return nil }
+            translated.append(cached)
+        }
+        return CachedCard(plan: plan, facts: facts, images: images, translations: translated)
     }
 }
 
@@ -26,20 +36,44 @@ struct CachedCard: Sendable {
     let plan: CardPlan
     let facts: CardFacts
     let images: [Int: RenderedImageRecord]
+    /// The card in each of its translated locales.
+    var translations: [CachedCard] = []
 
-    /// The card's entry in the manifest.
+    /// The card's entry in the manifest: with its locale, and the card in each translated locale,
+    /// for a catalog with `locales`.
     var entry: CardManifest.Entry {
         let card = plan.card
+        var entry = CardManifest.Entry(id: card.id, title: card.title, description: card.description, size: size,
+                                       key: plan.key, placeholder: facts.placeholder, images: imageEntries,
+                                       inputs: plan.inputs)
+        guard let locale = card.locale else { return entry }
+        entry.card.locale = locale
+        entry.card.localizations = [:]
+        entry.localeBuilds = [:]
+        for translation in translations {
+            let tag = translation.plan.card.locale!.description
+            entry.card.localizations![tag] = CardManifest.Localization(
+                title: translation.plan.card.title, description: translation.plan.card.description,
+                size: translation.size == size ? nil : translation.size,
+                placeholder: translation.facts.placeholder == facts.placeholder ? nil : translation.facts.placeholder,
+                images: translation.imageEntries)
+            entry.localeBuilds![tag] = CardManifest.LocaleBuild(key: translation.plan.key, inputs: translation.plan.inputs)
+        }
+        return entry
+    }
+
+    private var size: CardManifest.Size { CardManifest.Size(width: facts.width, height: facts.height) }
+
+    /// The card's images in its own locale, by scale name.
+    private var imageEntries: [String: CardManifest.Image] {
         var entries: [String: CardManifest.Image] = [:]
-        for scale in card.style.scales {
+        for scale in plan.card.style.scales {
             guard let record = images[scale] else { preconditionFailure("a cached card has every scale") }
             entries[CardManifest.scaleName(scale)] = CardManifest.Image(
-                file: OutputFolder.file(for: card, scale: scale), width: record.width, height: record.height,
+                file: OutputFolder.file(for: plan.card, scale: scale), width: record.width, height: record.height,
                 bytes: record.bytes, sha256: record.blob)
         }
-        return CardManifest.Entry(id: card.id, title: card.title, description: card.description,
-                                  size: CardManifest.Size(width: facts.width, height: facts.height),
-                                  key: plan.key, placeholder: facts.placeholder, images: entries, inputs: plan.inputs)
+        return entries
     }
 }
 
@@ -50,7 +84,16 @@ struct CacheLookUp: Sendable {
     let records: RecordCache
     let outputs: OutputFolder
 
+    /// What the cache holds of the card of `plan` in every locale.
     func lookUp(_ plan: CardPlan) async -> CardLookUp {
+        var found = await lookUpInOwnLocale(plan)
+        for translation in plan.translations {
+            found.translations.append(await lookUpInOwnLocale(translation))
+        }
+        return found
+    }
+
+    private func lookUpInOwnLocale(_ plan: CardPlan) async -> CardLookUp {
         var images: [Int: RenderedImageRecord] = [:]
         for scale in plan.card.style.scales {
             guard let record = await records.record(RenderedImageRecord.self, for: plan.imageKey(scale: scale))

@@ -5,7 +5,8 @@ import CardBakeManifest
 import CardBakeRender
 import Vips
 
-/// The render stage's result for one card: the scales the cache lacked, rendered and encoded.
+/// The render stage's result for one card: the scales the cache lacked, rendered and encoded, in
+/// each of its locales.
 struct RenderedCard: Sendable {
     let lookUp: CardLookUp
     let facts: CardFacts
@@ -14,11 +15,16 @@ struct RenderedCard: Sendable {
     /// The background, when it was computed here rather than taken from the cache.
     let newBackground: (key: ContentDigest, image: BackgroundImage)?
     let stages: StageReport
+    /// The card in each translated locale (``CardLookUp/translations``' order), painted over the same
+    /// background; none of them holds it.
+    var translations: [RenderedCard] = []
 }
 
 /// Renders what the look-up found missing of a card: decoding and painting on the worker pool,
 /// the cached background read in between (its key needs the decoded size). A card whose facts the
 /// cache lacks is painted at its smallest scale to measure them, even when that bitmap is cached.
+/// The photo is decoded and its background computed (or read) once for all the card's locales, and
+/// only the locales the cache lacks are painted.
 struct CardRendering: Sendable {
     let pool: WorkerPool
     let records: RecordCache
@@ -36,31 +42,44 @@ struct CardRendering: Sendable {
                 try cancellation.check()
                 return try Self.prepare(plan, maxPixels: maxPixels)
             }
-            let missing = lookUp.missingScales
-            var stages = StageReport.allCached(lookUp.images.keys)
-            if let facts = lookUp.facts, missing.isEmpty {
-                return RenderedCard(lookUp: lookUp, facts: facts, bitmaps: [:], newBackground: nil, stages: stages)
+            let locales = [lookUp] + lookUp.translations
+            guard locales.contains(where: { !$0.isComplete }) else {
+                return RenderedCard(lookUp: lookUp, facts: lookUp.facts!, bitmaps: [:], newBackground: nil,
+                                    stages: StageReport.allCached(lookUp.images.keys),
+                                    translations: lookUp.translations.map {
+                                        RenderedCard(lookUp: $0, facts: $0.facts!, bitmaps: [:], newBackground: nil,
+                                                     stages: StageReport.allCached($0.images.keys))
+                                    })
             }
             let key = prepared.backgroundKey
             let cachedBackground = await cachedBackground(for: key)
-            let (bitmaps, facts, background) = try await pool.run {
-                defer { freeMemory.giveBack() }
-                let background = try cachedBackground ?? prepared.computeBackground()
-                if let facts = lookUp.facts {
-                    return (try prepared.render(scales: missing, background: background, budget: budget,
-                                                cancellation: cancellation),
-                            facts, background)
+            let background = try await pool.run { try cachedBackground ?? prepared.computeBackground() }
+            let backgroundStage: StageReport.Stage = cachedBackground == nil ? .rendered : .cached
+            var painted = try await locales.concurrentMap(width: locales.count) { locale -> Result<RenderedCard, any Error> in
+                let card = locale.plan.card
+                do {
+                    return .success(try await paint(locale, prepared: card.isTranslation
+                                                        ? prepared.relabeled(as: card, fonts: locale.plan.fonts) : prepared,
+                                                    over: background, backgroundStage: backgroundStage,
+                                                    cancellation: cancellation))
+                } catch let error as BuildCancelled {
+                    return .failure(error)
+                } catch {
+                    let failure = CardFailure(card: card, error: error)
+                    return .failure(card.isTranslation ? failure.inLocale(card.locale!) : failure)
                 }
-                let rendered = try prepared.renderMeasuringPlaceholder(scales: missing, background: background,
-                                                                       budget: budget, cancellation: cancellation)
-                return (rendered.bitmaps, CardFacts(prepared, placeholder: rendered.placeholder), background)
+            }.map { try $0.get() }
+            let source = painted.removeFirst()
+            var stages = source.stages
+            stages.background = backgroundStage
+            if !painted.isEmpty {
+                stages.translations = Dictionary(uniqueKeysWithValues: painted.map {
+                    ($0.lookUp.plan.card.locale!.description, $0.stages.images)
+                })
             }
-            stages.background = cachedBackground == nil ? .rendered : .cached
-            for scale in missing {
-                stages.images[CardManifest.scaleName(scale)] = .rendered
-            }
-            return RenderedCard(lookUp: lookUp, facts: facts, bitmaps: bitmaps,
-                                newBackground: cachedBackground == nil ? (key, background) : nil, stages: stages)
+            return RenderedCard(lookUp: lookUp, facts: source.facts, bitmaps: source.bitmaps,
+                                newBackground: cachedBackground == nil ? (key, background) : nil,
+                                stages: stages, translations: painted)
         } catch let error as CardFailure {
             throw error
         } catch let error as BuildCancelled {
@@ -68,6 +87,32 @@ struct CardRendering: Sendable {
         } catch {
             throw CardFailure(card: plan.card, field: nil, error: error)
         }
+    }
+
+    /// `lookUp`'s missing scales of the card in its locale, `prepared` for it, painted over
+    /// `background` on the pool; its facts measured when the cache lacks them.
+    private func paint(_ lookUp: CardLookUp, prepared: PreparedCard, over background: BackgroundImage,
+                       backgroundStage: StageReport.Stage, cancellation: Cancellation) async throws -> RenderedCard {
+        let missing = lookUp.missingScales
+        var stages = StageReport.allCached(lookUp.images.keys)
+        if let facts = lookUp.facts, missing.isEmpty {
+            return RenderedCard(lookUp: lookUp, facts: facts, bitmaps: [:], newBackground: nil, stages: stages)
+        }
+        let (bitmaps, facts) = try await pool.run {
+            defer { freeMemory.giveBack() }
+            if let facts = lookUp.facts {
+                return (try prepared.render(scales: missing, background: background, budget: budget,
+                                            cancellation: cancellation), facts)
+            }
+            let rendered = try prepared.renderMeasuringPlaceholder(scales: missing, background: background,
+                                                                   budget: budget, cancellation: cancellation)
+            return (rendered.bitmaps, CardFacts(prepared, placeholder: rendered.placeholder))
+        }
+        stages.background = backgroundStage
+        for scale in missing {
+            stages.images[CardManifest.scaleName(scale)] = .rendered
+        }
+        return RenderedCard(lookUp: lookUp, facts: facts, bitmaps: bitmaps, newBackground: nil, stages: stages)
     }
 
     /// The planned card decoded and laid out; an image that cannot be used fails the card's `image`.
@@ -93,12 +138,21 @@ struct CardRendering: Sendable {
 struct CardStoring: Sendable {
     let records: RecordCache
 
-    /// The card as the cache now holds it. Throws the ``FileSystemError`` of a write that failed.
+    /// The card as the cache now holds it, in every locale. Throws the ``FileSystemError`` of a write that failed.
     func store(_ rendered: RenderedCard) async throws -> CachedCard {
-        let plan = rendered.lookUp.plan
         if let (key, background) = rendered.newBackground {
             try await records.save(try await records.store.storeBlob(background.serialized()), for: key)
         }
+        var cached = try await storeBitmaps(of: rendered)
+        for translation in rendered.translations {
+            cached.translations.append(try await storeBitmaps(of: translation))
+        }
+        return cached
+    }
+
+    /// The bitmaps and facts of the card in its own locale.
+    private func storeBitmaps(of rendered: RenderedCard) async throws -> CachedCard {
+        let plan = rendered.lookUp.plan
         var images = rendered.lookUp.images
         for (scale, bitmap) in rendered.bitmaps.sorted(by: { $0.key < $1.key }) {
             let record = RenderedImageRecord(blob: try await records.store.storeBlob(bitmap.data),

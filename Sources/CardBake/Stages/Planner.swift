@@ -30,19 +30,14 @@ struct Planner: Sendable {
                 throw CardFailure(card: card, field: "image",
                                   reason: (photoFailures[url] ?? PhotoFetchFailure(url, "not fetched")).description)
             }
-            let fonts: ResolvedFonts
-            do {
-                fonts = try self.fonts.fonts(for: card.style)
-            } catch {
-                throw CardFailure(card: card, field: error.field, error: error.error)
-            }
+            let fonts = try self.fonts(for: card)
             guard let memo, let image = try? statCache.digest(ofFileAtPath: card.imageFileSystemPath) else {
                 return .success(try newPlan(of: card, fonts: fonts))
             }
             // A card that fails is never kept, so its failure is found again in the usual order.
             return .success(try memo.value(for: card.id, if: { kept in
-                kept.plan.card == card && kept.plan.fonts == fonts && kept.plan.inputs.image == image
-                    && kept.installedFonts == coverageMemo?.installedFonts && kept.strict == strict
+                kept.plan.card == card && kept.plan.inEveryLocale.allSatisfy({ (try? self.fonts(for: $0.card)) == $0.fonts })
+                    && kept.plan.inputs.image == image && kept.installedFonts == coverageMemo?.installedFonts && kept.strict == strict
             }, else: { () throws(CardFailure) in
                 CardPlan.Kept(plan: try newPlan(of: card, fonts: fonts), installedFonts: coverageMemo?.installedFonts,
                               strict: strict)
@@ -52,8 +47,32 @@ struct Planner: Sendable {
         }
     }
 
-    /// A new plan for `card`, whose fonts resolved to `fonts`.
+    /// The fonts of `card`'s style, resolved.
+    private func fonts(for card: Card) throws(CardFailure) -> ResolvedFonts {
+        do {
+            return try fonts.fonts(for: card.style)
+        } catch {
+            throw CardFailure(card: card, field: error.field, error: error.error)
+        }
+    }
+
+    /// A new plan for `card`, whose fonts resolved to `fonts`, with a plan for each of its translated
+    /// locales; a failure in one of them fails the card, naming the locale.
     private func newPlan(of card: Card, fonts: ResolvedFonts) throws(CardFailure) -> CardPlan {
+        let translations = try card.localizations.map { localization throws(CardFailure) in
+            let translated = card.localized(localization)
+            do throws(CardFailure) {
+                try Self.checkText(of: translated)
+                return try plan(of: translated, fonts: try self.fonts(for: translated), translations: [])
+            } catch {
+                throw error.inLocale(localization.locale)
+            }
+        }
+        return try plan(of: card, fonts: fonts, translations: translations)
+    }
+
+    /// The plan of `card` in its own locale, with `translations`.
+    private func plan(of card: Card, fonts: ResolvedFonts, translations: [CardPlan]) throws(CardFailure) -> CardPlan {
         let title = try coverage(of: card, "title", card.title, in: fonts.title, size: card.style.title.size)
         let description = try coverage(of: card, "description", card.description, in: fonts.description,
                                        size: card.style.description.size)
@@ -68,9 +87,10 @@ struct Planner: Sendable {
         let inputs = CardInputs(imageDigest: digest, card: card, fonts: fonts, drawnFonts: drawn)
         let warnings = [("title", title), ("description", description)].compactMap { field, coverage in
             coverage.missing.isEmpty ? nil
-                : BuildReport.Warning(field: field, message: "\(UndrawableText(characters: coverage.missing))")
+                : BuildReport.Warning(field: card.isTranslation ? CardFailure.field(field, in: card.locale!) : field,
+                                      message: "\(UndrawableText(characters: coverage.missing))")
         }
-        return CardPlan(card: card, fonts: fonts, inputs: inputs, warnings: warnings)
+        return CardPlan(card: card, fonts: fonts, inputs: inputs, warnings: warnings, translations: translations)
     }
 
     /// The fonts `text` (the card's `field`) is drawn from; with ``strict``, a failure when some of

@@ -11,9 +11,8 @@ struct SpooledForms: Sendable {
     /// Encodes `entry`; its gallery line only when `figures`.
     init(of entry: CardManifest.Entry, figures: Bool) throws {
         page = try entry.pageEntry
-        let cardFiles = CardFile.files(of: entry)
-        figure = figures ? GalleryCard(entry: entry, files: cardFiles).line : Data()
-        files = CardFile.encode(cardFiles)
+        figure = figures ? GalleryCard(entry: entry).line : Data()
+        files = CardFile.encode(CardFile.files(of: entry))
     }
 
     /// What a ``RebuildMemo`` keeps of a card's entry: the forms, and what they were made from.

@@ -41,6 +41,12 @@ public struct Card: Sendable, Equatable {
     /// The card in each of its catalog's translated locales (``CatalogLocales/translated``), in that
     /// order; empty for a catalog without `locales`. The card itself is in the source locale.
     public internal(set) var localizations: [CardLocalization] = []
+    /// The locale the card's texts are in: its catalog's source locale, or a translated one for a card
+    /// ``localized(_:)``; nil for a catalog without `locales`.
+    public internal(set) var locale: LocaleTag?
+    /// Whether ``locale`` is one of the catalog's translated locales, whose bitmaps go in a folder of
+    /// their own (`cards/<locale>/`).
+    public private(set) var isTranslation = false
 
     /// `style.digest`, worked out once for all the cards that share the style.
     package var styleDigest: ContentDigest { sharedStyle.digest }
@@ -91,8 +97,13 @@ public struct Card: Sendable, Equatable {
         card.texts = .held(title: localization.title, description: localization.description)
         card.sharedStyle = localization.sharedStyle
         card.localizations = []
+        card.locale = localization.locale
+        card.isTranslation = true
         return card
     }
+
+    /// The card in each of its locales: itself, then ``localized(_:)`` for each of ``localizations``.
+    public var inEveryLocale: [Card] { [self] + localizations.map(localized) }
 
     /// Makes ``imagePath`` the equal string in `paths`, adding it if there is none, so that cards
     /// of the same image hold one copy of its path.
@@ -103,7 +114,7 @@ public struct Card: Sendable, Equatable {
     public static func == (lhs: Card, rhs: Card) -> Bool {
         lhs.id == rhs.id && lhs.imagePath == rhs.imagePath && lhs.imageURL == rhs.imageURL && lhs.title == rhs.title && lhs.description == rhs.description
             && lhs.index == rhs.index && (lhs.sharedStyle === rhs.sharedStyle || lhs.style == rhs.style)
-            && lhs.localizations == rhs.localizations
+            && lhs.localizations == rhs.localizations && lhs.locale == rhs.locale && lhs.isTranslation == rhs.isTranslation
     }
 }
 

@@ -132,6 +132,7 @@ package struct CardDecoder {
                         description: description.source, sharing: locales.map { style(in: $0.source) } ?? cardStyle,
                         index: index)
         if let locales {
+            card.locale = locales.source
             card.localizations = locales.translated.map {
                 CardLocalization(locale: $0, title: title, description: description, in: locales, style: style(in: $0))
             }

@@ -15,8 +15,10 @@ final class BuildFixture {
     let folder: TemporaryDirectory
     var cards: [[String: String]] = []
     var style: [String: Any] = ["scales": [1, 2]]
-    /// More top-level members of the catalog (`remoteImages`).
+    /// More top-level members of the catalog (`remoteImages`, `locales`).
     var members: [String: Any] = [:]
+    /// Members of a card, by its ID, in place of or beside its strings (a `title` by locale).
+    var cardMembers: [String: [String: Any]] = [:]
 
     init(images: [String: VipsImage]) throws {
         folder = try TemporaryDirectory()
@@ -31,6 +33,9 @@ final class BuildFixture {
     var cache: URL { folder.file("cache") }
 
     func writeCatalog() throws {
+        let cards = cards.map { card -> [String: Any] in
+            (card as [String: Any]).merging(cardMembers[card["id"]!] ?? [:]) { _, member in member }
+        }
         let json = members.merging(["version": 1, "style": style, "cards": cards]) { _, fixed in fixed }
         try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys]).write(to: catalog)
     }

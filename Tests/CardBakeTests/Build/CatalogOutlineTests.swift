@@ -32,11 +32,12 @@ struct CatalogOutlineTests {
         let folder = try TemporaryDirectory()
         let catalog = folder.file("catalog.json")
         try Data("{}".utf8).write(to: catalog)
+        let locales = [LocaleTag("ar")!, LocaleTag("pt-BR")!]
         let outline = CatalogOutline(cards: [
-            .init(id: "ünïcode-1", index: 0, scales: [1, 2, 3], fileExtension: "png"),
-            .init(id: "b", index: 1, scales: [4], fileExtension: "webp"),
-            .init(id: "b2", index: 2, scales: [4], fileExtension: "webp"),
-            .init(id: "ünïcode-3", index: 3, scales: [1, 2, 3], fileExtension: "png"),
+            .init(id: "ünïcode-1", index: 0, scales: [1, 2, 3], fileExtension: "png", translatedLocales: locales),
+            .init(id: "b", index: 1, scales: [4], fileExtension: "webp", translatedLocales: locales),
+            .init(id: "b2", index: 2, scales: [4], fileExtension: "webp", translatedLocales: locales),
+            .init(id: "ünïcode-3", index: 3, scales: [1, 2, 3], fileExtension: "png", translatedLocales: locales),
         ], imagePaths: ["/images/a.jpg", "/images/ß.png"],
            fontRequests: [FontRequest(.family("Noto Sans Bold")), FontRequest(.family("Lato"), weight: 300, italic: true),
                           FontRequest(.file(URL(fileURLWithPath: "/fonts/Lato.ttf", isDirectory: false)), weight: 900)])
@@ -44,7 +45,7 @@ struct CatalogOutlineTests {
         CatalogOutline.Saved.keep(outline, key: key, catalog: catalog, in: folder.url)
         let saved = try #require(CatalogOutline.Saved(in: folder.url, describing: catalog))
         #expect(saved.outline == outline && saved.key == key)
-        #expect(saved.outline.cards[1].files == ["cards/b@4x.webp"])
+        #expect(saved.outline.cards[1].files == ["cards/b@4x.webp", "cards/ar/b@4x.webp", "cards/pt-BR/b@4x.webp"])
 
         let file = folder.file(CatalogOutline.Saved.fileName)
         let good = try Data(contentsOf: file)
@@ -61,7 +62,7 @@ struct CatalogOutlineTests {
 
         // An outline whose cards are not at their positions (a shard's) is not kept.
         try FileManager.default.removeItem(at: file)
-        let shard = CatalogOutline(cards: [.init(id: "c", index: 3, scales: [1], fileExtension: "png")],
+        let shard = CatalogOutline(cards: [.init(id: "c", index: 3, scales: [1], fileExtension: "png", translatedLocales: [])],
                                    imagePaths: [], fontRequests: [])
         CatalogOutline.Saved.keep(shard, key: key, catalog: catalog, in: folder.url)
         #expect(!FileManager.default.fileExists(atPath: file.path))

@@ -77,6 +77,9 @@ struct ManifestFile: Equatable {
         var placeholder: Placeholder
         var images: [String: Image]
         var inputs: Inputs
+        /// The source locale, for a catalog with `locales`.
+        var locale: String? = nil
+        var localizations: [String: Localization]? = nil
     }
 
     /// A card as the root's head and the card pages hold it.
@@ -86,6 +89,16 @@ struct ManifestFile: Equatable {
         var description: String
         var size: Size
         var placeholder: Placeholder
+        var images: [String: Image]
+        var locale: String?
+        var localizations: [String: Localization]?
+    }
+
+    struct Localization: Decodable, Equatable {
+        var title: String
+        var description: String
+        var size: Size?
+        var placeholder: Placeholder?
         var images: [String: Image]
     }
 
@@ -149,7 +162,8 @@ struct ManifestFile: Equatable {
         }
         return ManifestFile(schema: root.schema, generator: root.generator, cards: zip(cards, builds).map { card, build in
             Entry(id: card.id, title: card.title, description: card.description, size: card.size, key: build.key,
-                  placeholder: card.placeholder, images: card.images, inputs: build.inputs)
+                  placeholder: card.placeholder, images: card.images, inputs: build.inputs, locale: card.locale,
+                  localizations: card.localizations)
         })
     }
 
@@ -175,6 +189,8 @@ struct ReportFile: Decodable {
     struct Stages: Decodable {
         var background: String
         var images: [String: String]
+        /// By locale, then scale name.
+        var translations: [String: [String: String]]?
     }
 
     static func read(from url: URL) throws -> ReportFile {
