@@ -23,6 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import make_data
 import results
 
 REPO = Path(__file__).resolve().parent.parent
@@ -61,7 +62,7 @@ def progress(message):
 
 def demo_catalog(size, folder):
     """A catalog of `size` cards over the demo images (copied into `folder`), each with its own text."""
-    demo = json.loads((DEMO / "catalog.json").read_text())["cards"]
+    demo = make_data.demo_cards()
     (folder / "images").mkdir(parents=True, exist_ok=True)
     cards = []
     for index in range(size):

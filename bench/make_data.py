@@ -79,6 +79,17 @@ def make_photo(source, seed, width=PHOTO_WIDTH, height=PHOTO_HEIGHT):
     return (image + noise).cast("uchar")
 
 
+def demo_cards():
+    """The demo catalog's cards, each text in the catalog's source locale (a text may be an object by locale)."""
+    demo = json.loads(DEMO_CATALOG.read_text())
+    source = demo.get("sourceLocale") or (demo.get("locales") or [None])[0]
+
+    def text(value):
+        return value[source] if isinstance(value, dict) else value
+
+    return [{**card, "title": text(card["title"]), "description": text(card["description"])} for card in demo["cards"]]
+
+
 def make_photos(demo_cards):
     """Writes the PHOTO_COUNT photographs, cycling through the demo catalog's images."""
     (DATA / "images").mkdir(parents=True)
@@ -120,7 +131,7 @@ def small_catalog():
     for index in range(PHOTO_COUNT):
         pyvips.Image.thumbnail(str(DATA / photo_name(index)), SMALL_WIDTH).jpegsave(
             str(DATA / "small" / photo_name(index)), Q=JPEG_QUALITY, strip=True)
-    document = catalog(SMALL_CARDS, json.loads(DEMO_CATALOG.read_text())["cards"])
+    document = catalog(SMALL_CARDS, demo_cards())
     document["style"] = {**CATALOG_STYLE, "scales": [1]}
     # Written last: its presence says the photographs are complete.
     path.write_text(json.dumps(document, ensure_ascii=False, indent=1))
@@ -135,17 +146,17 @@ def scale_catalog(size):
     path = folder / f"catalog-{size}.json"
     if path.exists():
         return path
-    demo_cards = json.loads(DEMO_CATALOG.read_text())["cards"]
+    demo = demo_cards()
     if not (folder / photo_name(SCALE_PHOTOS - 1)).exists():
         (folder / "images").mkdir(parents=True, exist_ok=True)
         sources = {}
         for index in range(SCALE_PHOTOS):
-            image = demo_cards[index % len(demo_cards)]["image"]
+            image = demo[index % len(demo)]["image"]
             if image not in sources:
                 sources[image] = load_source(DEMO_CATALOG.parent / image).copy_memory()
             make_photo(sources[image], seed=index, width=SMALL_WIDTH, height=SMALL_WIDTH * 3 // 4).jpegsave(
                 str(folder / photo_name(index)), Q=JPEG_QUALITY, strip=True)
-    document = catalog(size, demo_cards, SCALE_PHOTOS)
+    document = catalog(size, demo, SCALE_PHOTOS)
     document["style"] = {**CATALOG_STYLE, "scales": [1], "cardWidth": SCALE_CARD_WIDTH}
     # Written last: its presence says the photographs are complete.
     path.write_text(json.dumps(document, ensure_ascii=False, indent=1))
@@ -157,10 +168,10 @@ def main():
     if STAMP.exists() and STAMP.read_text().strip() == DATA_VERSION:
         return
     shutil.rmtree(DATA, ignore_errors=True)
-    demo_cards = json.loads(DEMO_CATALOG.read_text())["cards"]
-    make_photos(demo_cards)
+    demo = demo_cards()
+    make_photos(demo)
     for size in CATALOG_SIZES:
-        catalog_path(size).write_text(json.dumps(catalog(size, demo_cards), ensure_ascii=False,
+        catalog_path(size).write_text(json.dumps(catalog(size, demo), ensure_ascii=False,
                                                  indent=1))
     STAMP.write_text(DATA_VERSION + "\n")
 

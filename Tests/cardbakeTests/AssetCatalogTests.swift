@@ -201,6 +201,49 @@ struct AssetCatalogTests {
         }
     }
 
+    @Test("A catalog with locales: each image set lists every locale's images with their locale key, as Xcode writes them, the source locale's with none")
+    func localized() throws {
+        try Sandbox.with { sandbox in
+            try sandbox.copyImage("coffee.jpg")
+            try sandbox.write(#"""
+                {"version": 1, "locales": ["en", "ar", "pt-BR"], "style": {"scales": [1, 2]}, "cards": [
+                  {"id": "coffee", "image": "images/coffee.jpg", "title": {"en": "Coffee", "ar": "قهوة", "pt-BR": "Café"}, "description": ""}
+                ]}
+                """#, to: "catalog.json")
+
+            let result = try sandbox.run(Self.build)
+
+            #expect(result.status == 0, result.comment)
+            let set = "OUT/Cards.xcassets/coffee.imageset"
+            func slot(_ file: String, _ scale: String, locale: String? = nil) -> String {
+                let locale = locale.map { "\n      \"locale\" : \"\($0)\"," } ?? ""
+                return "    {\n      \"filename\" : \"\(file)\",\n      \"idiom\" : \"universal\",\(locale)\n      \"scale\" : \"\(scale)\"\n    }"
+            }
+            let slots = [slot("coffee@1x.jpg", "1x"), slot("coffee@2x.jpg", "2x"),
+                         slot("coffee-ar@1x.jpg", "1x", locale: "ar"), slot("coffee-ar@2x.jpg", "2x", locale: "ar"),
+                         slot("coffee-pt-BR@1x.jpg", "1x", locale: "pt-BR"), slot("coffee-pt-BR@2x.jpg", "2x", locale: "pt-BR")]
+            #expect(String(decoding: try sandbox.data("\(set)/Contents.json"), as: UTF8.self) == """
+                {
+                  "images" : [
+                \(slots.joined(separator: ",\n"))
+                  ],
+                  "info" : {
+                    "author" : "xcode",
+                    "version" : 1
+                  }
+                }
+
+                """)
+            // Each listed file is the locale's bitmap in the output folder.
+            for (name, output) in [("coffee-ar@2x.jpg", "cards/ar/coffee@2x.jpg"), ("coffee-pt-BR@1x.jpg", "cards/pt-BR/coffee@1x.jpg"),
+                                   ("coffee@2x.jpg", "cards/coffee@2x.jpg")] {
+                #expect(try sandbox.data("\(set)/\(name)") == (try sandbox.data("OUT/\(output)")), "\(name)")
+            }
+            #expect(try sandbox.data("\(set)/coffee-ar@2x.jpg") != (try sandbox.data("\(set)/coffee@2x.jpg")))
+            #expect(try sandbox.run(Self.check).status == 0)
+        }
+    }
+
     @Test("HEIC cards go into the catalog as the same files")
     func heic() throws {
         try Sandbox.with { sandbox in

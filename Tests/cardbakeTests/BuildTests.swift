@@ -275,7 +275,7 @@ struct BuildTests {
         }
     }
 
-    @Test("The demo catalog builds completely at three scales, and check then finds it up to date")
+    @Test("The demo catalog builds completely at three scales in English, Arabic and Japanese, and check then finds it up to date")
     func demoCatalog() throws {
         try Sandbox.with { sandbox in
             // Given a copy of Input/
@@ -291,13 +291,17 @@ struct BuildTests {
 
             // Then
             #expect(result.status == 0, result.comment)
+            #expect(!result.stderr.contains("warning"), "every text is translated: \(result.comment)")
             #expect(Summary.find(in: result) == Summary(total: 13, rendered: 13, cached: 0, failed: 0), result.comment)
             let manifest = try ManifestFile.read(from: sandbox.url("Output/manifest.json"))
             #expect(manifest.cards.map(\.id) == ids)
-            #expect(sandbox.fileNames("Output/cards").count == 13 * 3)
+            #expect(sandbox.fileNames("Output/cards").filter { $0.hasSuffix(".jpg") && !$0.contains("/") }.count == 13 * 3)
+            #expect(sandbox.fileNames("Output/cards/ar").count == 13 * 3 && sandbox.fileNames("Output/cards/ja").count == 13 * 3)
             for entry in manifest.cards {
-                #expect(entry.images.keys.sorted() == ["1x", "2x", "3x"])
-                for (name, image) in entry.images {
+                #expect(entry.locale == "en" && entry.localizations?.keys.sorted() == ["ar", "ja"])
+                let locales = [entry.images] + (entry.localizations ?? [:]).values.map(\.images)
+                for (name, image) in locales.flatMap({ $0 }) {
+                    #expect(name == "1x" || name == "2x" || name == "3x")
                     let size = try #require(jpegSize(try sandbox.data("Output/\(image.file)")))
                     #expect(size.width == image.width && size.height == image.height, "\(entry.id) \(name)")
                     let scale = Double(Int(name.dropLast()) ?? 0)

@@ -96,7 +96,7 @@ public struct Builder: Sendable {
         var results = try await cardResults(of: catalog.cards, planner: planner, coverageMemo: coverageMemo,
                                             records: bench.records, output: bench.output, spool: spool, pool: pool,
                                             cancellation: cancellation, events: events)
-        let written = try await writeOutput(catalog.cards, from: spool, with: catalog.writer, bench)
+        let written = try await writeOutput(catalog.cards, locales: catalog.catalog.locales, from: spool, with: catalog.writer, bench)
         for (position, failure) in written.cards.failures {
             results[position] = .failed(failure)
         }
@@ -236,8 +236,10 @@ public struct Builder: Sendable {
 
     /// Stage 5 and what follows it, as one replacement of the output folder's files: each card's
     /// files, the manifest, and the gallery (or its removal).
-    private func writeOutput(_ cards: [Card], from spool: EntrySpool, with writer: OutputWriter,
+    private func writeOutput(_ cards: [Card], locales: CatalogLocales?, from spool: EntrySpool, with writer: OutputWriter,
                              _ bench: Workbench) async throws -> WrittenOutput {
+        // In the manifest's order (`CardManifest.Card.locales`): the gallery is made from the manifest alone.
+        let locales = locales.map { [$0.source] + $0.translated.sorted { $0.description < $1.description } } ?? []
         let written = try await writer.replacingFiles {
             let written = try await Self.write(cards, from: spool, with: writer, width: request.jobs)
             let manifest = try writer.replaceManifest(
@@ -246,7 +248,7 @@ public struct Builder: Sendable {
                 files: { Set(written.positions.flatMap { OutputFolder.files(for: cards[$0]) }) })
             let gallery = GalleryWriter(folder: bench.output, records: bench.records, journal: writer.journal)
             let positions = written.positions
-            let galleryCards = GalleryCards(count: positions.count, scales: written.scales) { body in
+            let galleryCards = GalleryCards(count: positions.count, scales: written.scales, locales: locales) { body in
                 for position in positions {
                     try body(try spool.figure(at: position))
                 }

@@ -56,7 +56,7 @@ struct Gallery: Sendable {
         }
         try cardChunks.finish(chunk)
         try titleChunks.finish(chunk)
-        return GalleryPage(count: cards.count, scales: cards.scales, generator: generator, version: version,
+        return GalleryPage(count: cards.count, scales: cards.scales, locales: cards.locales, generator: generator, version: version,
                            sizes: sizes, cardChunks: cardChunks.chunks, titleChunks: titleChunks.chunks)
     }
 

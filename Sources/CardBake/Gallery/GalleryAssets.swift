@@ -21,6 +21,8 @@ enum GalleryAssets {
         margin:0;padding:12px 32px;background:var(--page)}
         #search input{width:min(420px,60vw);padding:7px 12px;border:1px solid var(--line);border-radius:8px;\
         background:var(--field);color:inherit;font:inherit}
+        #search select{padding:6px 8px;border:1px solid var(--line);border-radius:8px;background:var(--field);\
+        color:inherit;font:inherit}
         #search output{flex:0 1 auto;max-width:40vw;overflow:hidden;color:var(--muted);text-overflow:ellipsis;\
         white-space:nowrap}
         main{position:relative;max-width:1480px;margin:0 auto;padding:16px 32px 72px;row-gap:40px;column-gap:32px}
@@ -45,7 +47,9 @@ enum GalleryAssets {
     /// from its chunk (placeholder colour and data URL, or its ThumbHash painted) and given its bitmap,
     /// shown once decoded (faded in when the card is on screen); drops a card, its bitmap and then its
     /// chunk once it is more than six screens away. The search box finds a card by id or title words
-    /// and jumps to it. Reloads the page when `index-version.js` names another version.
+    /// and jumps to it. A catalog with `locales` gets a switch between them: the page's `lang` and `dir`
+    /// follow it (rows run from the right edge right to left), and the cards, titles and search show
+    /// that locale's. Reloads the page when `index-version.js` names another version.
     /// `cardbakeGallery.decodeThumbHash` is exposed for tests, `cardbakeGallery.cardsMeeting` for the
     /// scroll benchmark, and the performance mark `cardbake-cards-painted` for the first-paint benchmark.
     static let script = #"""
@@ -144,6 +148,12 @@ enum GalleryAssets {
             });
           };
           const cardChunks = chunkList(gallery.cards), titleChunks = chunkList(gallery.titles);
+
+          // The locale shown: the page's `?locale=` when it is one of the catalog's, else the source
+          // locale (the first). A card's records hold its translations last, by locale.
+          const locales = new Map(gallery.locales ?? []), source = gallery.locales?.[0]?.[0];
+          let locale = source;
+          const inLocale = (record, fields) => locale === source ? fields : record.at(-1)?.[locale] ?? fields;
           const chunkOf = (chunks, position) => {
             let low = 0, high = chunks.length - 1;
             while (low < high) {
@@ -231,10 +241,16 @@ enum GalleryAssets {
 
           // A card's record from its chunk: placeholder colour and data URL first (or its ThumbHash
           // painted), then its bitmap.
-          const fill = (card, [id, color, dataURL, thumbhash, src, srcset]) => {
+          const fill = (card, record) => {
+            const [id] = record, [color, dataURL, thumbhash, src, srcset] = inLocale(record, record.slice(1, 6));
+            card.record = record;
             card.id = id;
             card.querySelector("code").textContent = id;
+            card.querySelector("img.bitmap")?.remove();
+            card.classList.remove("shown", "failed");
             card.style.backgroundColor = color;
+            card.style.backgroundImage = card.style.backgroundSize = "";
+            delete card.dataset.thumbhash;
             if (dataURL) {
               card.style.backgroundImage = `url("${dataURL}")`;
             } else if (thumbhash) {
@@ -246,7 +262,9 @@ enum GalleryAssets {
             loadBitmap(card);
             markFirstPaint();
           };
-          const entitle = (card, title) => {
+          const entitle = (card, record) => {
+            const [title] = inLocale(record, [record[1]]);
+            card.titleRecord = record;
             card.dataset.title = title;
             card.querySelector("figcaption span").textContent = title;
             const image = card.querySelector("img.bitmap") ?? pending.get(card);
@@ -298,8 +316,10 @@ enum GalleryAssets {
             }
             laidOut = { width, origin, left, top };
           };
+          // Right to left, each row runs from the right edge.
           const position = (card, i) => {
-            card.style.left = `${laidOut.left + xs[i]}px`;
+            const x = document.documentElement.dir === "rtl" ? laidOut.width - xs[i] - widths[i] : xs[i];
+            card.style.left = `${laidOut.left + x}px`;
             card.style.top = `${laidOut.top + ys[i]}px`;
           };
           // The first card whose bottom, or an earlier card's, reaches below `y`.
@@ -339,7 +359,7 @@ enum GalleryAssets {
             const cards = chunkOf(cardChunks, i), titles = chunkOf(titleChunks, i);
             load(cards.file).then((records) => held.get(i) === card && fill(card, records[i - cards.first]),
                                   () => card.classList.add("failed"));
-            load(titles.file).then((records) => held.get(i) === card && entitle(card, records[i - titles.first][1]),
+            load(titles.file).then((records) => held.get(i) === card && entitle(card, records[i - titles.first]),
                                    () => {});
           };
           // The card out of the DOM, so that the browser can let go of its decoded pixels.
@@ -396,9 +416,9 @@ enum GalleryAssets {
           const searchIndex = () => index ??= Promise.all(titleChunks.map((titles) => load(titles.file))).then((lists) => {
             const ids = [], titles = [];
             for (const records of lists) {
-              for (const [id, title] of records) {
-                ids.push(id);
-                titles.push(" " + words(title).join(" "));
+              for (const record of records) {
+                ids.push(record[0]);
+                titles.push(" " + words(inLocale(record, [record[1]])[0]).join(" "));
               }
             }
             return { ids, titles };
@@ -448,6 +468,33 @@ enum GalleryAssets {
             status.value = `${at + 1} of ${found.matches.length}: ${(await searchIndex()).ids[i]}`;
             jumpTo(i);
           });
+          // The locale switch: the page's language and direction follow it, the cards held are filled in
+          // again in it, and the address keeps it (`?locale=ar`) for a reload or a link.
+          const show = (tag) => {
+            if (!locales.has(tag)) return;
+            locale = tag;
+            document.documentElement.lang = tag;
+            document.documentElement.dir = locales.get(tag);
+            if (form.elements.locale) form.elements.locale.value = tag;
+            index = null;
+            search = { query: null, matches: [], next: 0 };
+            for (const [i, card] of held) {
+              position(card, i);
+              if (card.record) fill(card, card.record);
+              if (card.titleRecord) entitle(card, card.titleRecord);
+            }
+          };
+          if (form.elements.locale) {
+            const names = (tag) => { try { return new Intl.DisplayNames([tag], { type: "language" }).of(tag); } catch { return tag; } };
+            for (const option of form.elements.locale.options) option.textContent = `${names(option.value)} (${option.value})`;
+            form.elements.locale.addEventListener("change", () => {
+              show(form.elements.locale.value);
+              const address = new URL(location.href);
+              address.searchParams.set("locale", locale);
+              history.replaceState(null, "", address);
+            });
+          }
+          show(new URLSearchParams(location.search).get("locale") ?? source);
           addEventListener("keydown", (event) => {
             if (event.key === "/" && document.activeElement !== box) {
               event.preventDefault();

@@ -10,6 +10,9 @@ struct GalleryPage: Sendable {
     let count: Int
     /// Every scale some card has an image at, for the summary.
     let scales: Set<Int>
+    /// The catalog's locales, the source locale first, which the page switches between; empty for a
+    /// catalog without `locales`.
+    let locales: [LocaleTag]
     /// The manifest's `generator`, shown in the summary.
     let generator: String
     /// What `index-version.js` holds for this page; the page reloads itself when that changes.
@@ -32,7 +35,7 @@ struct GalleryPage: Sendable {
     var html: Data {
         Data("""
             <!DOCTYPE html>
-            <html lang="en" data-version="\(version)">
+            <html lang="\(locales.first?.description ?? "en")" dir="\(Self.direction(of: locales.first))" data-version="\(version)">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -44,10 +47,10 @@ struct GalleryPage: Sendable {
             <style>\(GalleryAssets.style)</style>
             </head>
             <body>
-            <header><h1>cardbake preview</h1><p><span>\(Self.escaped(summary))</span><span>\(Self.escaped(generator))</span></p></header>
+            <header lang="en" dir="ltr"><h1>cardbake preview</h1><p><span>\(Self.escaped(summary))</span><span>\(Self.escaped(generator))</span></p></header>
             <form id="search" role="search" autocomplete="off"><input type="search" name="q" \
             placeholder="Find a card by id or title" aria-label="Find a card by id or by words of its title" \
-            spellcheck="false"><output aria-live="polite"></output></form>
+            spellcheck="false">\(localeSwitch)<output aria-live="polite"></output></form>
             <main></main>
             <noscript><p class="note">The preview lays out its cards with JavaScript; their bitmaps are in cards/.</p></noscript>
             <script type="application/json" id="\(Self.dataElement)">\(data)</script>
@@ -58,17 +61,32 @@ struct GalleryPage: Sendable {
             """.utf8)
     }
 
-    /// What the script reads: the card count, the sizes (``GallerySizes``), and each chunk list as
-    /// `[digest, cards]`. Nothing in it needs escaping in HTML: numbers, hexadecimal digits and the
-    /// VLQ alphabet.
+    /// What the script reads: the card count, the sizes (``GallerySizes``), each chunk list as
+    /// `[digest, cards]`, and for a catalog with `locales` each locale as `[tag, direction]`. Nothing in
+    /// it needs escaping in HTML: numbers, hexadecimal digits, the VLQ alphabet and language tags.
     private var data: String {
         let table = sizes.table
         func list(_ chunks: [GalleryChunk.Reference]) -> String {
             "[" + chunks.map { "[\"\($0.digest)\",\($0.count)]" }.joined(separator: ",") + "]"
         }
+        let locales = locales.isEmpty ? ""
+            : ",\"locales\":[" + self.locales.map { "[\"\($0)\",\"\(Self.direction(of: $0))\"]" }.joined(separator: ",") + "]"
         return "{\"count\":\(count),\"sizes\":[\(table.joined(separator: ","))],"
             + "\"runs\":\"\(sizes.encodedRuns(table: table))\",\"folder\":\"\(GalleryChunk.folder)/\","
-            + "\"cards\":\(list(cardChunks)),\"titles\":\(list(titleChunks))}"
+            + "\"cards\":\(list(cardChunks)),\"titles\":\(list(titleChunks))\(locales)}"
+    }
+
+    /// The menu of locales beside the search box, for a catalog with more than one; the script names
+    /// each option in its own language.
+    private var localeSwitch: String {
+        guard locales.count > 1 else { return "" }
+        let options = locales.map { "<option value=\"\($0)\" lang=\"\($0)\">\($0)</option>" }.joined()
+        return "<select name=\"locale\" aria-label=\"Language of the cards\">\(options)</select>"
+    }
+
+    /// `rtl` for a locale written right to left, else `ltr`.
+    private static func direction(of locale: LocaleTag?) -> String {
+        locale?.isRightToLeft == true ? "rtl" : "ltr"
     }
 
     /// The chunk files the page `html` names, as ``chunkFiles`` gives them; nil when `html` is not

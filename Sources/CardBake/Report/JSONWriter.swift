@@ -64,12 +64,23 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// An array of strings on one line, `null` for each nil: a record in a file a script reads.
-    mutating func compactArray(_ items: [String?]) {
+    /// An array of strings on one line, `null` for each nil: a record in a file a script reads. With
+    /// `keyed`, an object of more such arrays by key follows the strings, as the array's last element.
+    mutating func compactArray(_ items: [String?], keyed: [(key: String, items: [String?])] = []) {
         bytes.append(UInt8(ascii: "["))
         for (index, item) in items.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             if let item { string(item) } else { bytes.append(contentsOf: "null".utf8) }
+        }
+        if !keyed.isEmpty {
+            bytes.append(contentsOf: ",{".utf8)
+            for (index, record) in keyed.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                string(record.key)
+                bytes.append(UInt8(ascii: ":"))
+                compactArray(record.items)
+            }
+            bytes.append(UInt8(ascii: "}"))
         }
         bytes.append(UInt8(ascii: "]"))
     }

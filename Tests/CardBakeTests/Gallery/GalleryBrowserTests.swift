@@ -68,6 +68,48 @@ struct GalleryBrowserTests {
         #expect(corner[0] == corner[2] || abs(corner[0] - corner[2]) <= 2, "page colour \(corner)")
     }
 
+    @Test("The locale menu shows every card in another locale: its bitmaps, its title, the page's lang and dir, rows from the right for Arabic")
+    func localeSwitch() async throws {
+        let fixture = try Self.fixture()
+        fixture.members["locales"] = ["en", "ar"]
+        fixture.cardMembers["alpha"] = ["title": ["en": "Morning coffee", "ar": "قهوة الصباح"]]
+        try await fixture.build()
+        let page = fixture.output.appendingPathComponent("index.html")
+        let screenshot = fixture.folder.file("arabic.png")
+        let state = "eval:[document.documentElement.lang, document.documentElement.dir, location.search, "
+            + "document.querySelector('#alpha figcaption span').textContent]"
+        let values = try PageProbe.run(page, steps: [
+            "wait:document.querySelectorAll('.card.shown').length === 3",
+            state,
+            Self.cardFrames,
+            "eval:(s => { s.value = 'ar'; s.dispatchEvent(new Event('change')); return s.options.length })(document.querySelector('select[name=locale]'))",
+            "wait:[...document.querySelectorAll('.card.shown img.bitmap')].filter(i => i.currentSrc.includes('/cards/ar/')).length === 3",
+            "wait:[...document.querySelectorAll('img.bitmap')].every(i => getComputedStyle(i).opacity === '1')",
+            state,
+            Self.cardFrames,
+            "screenshot:\(screenshot.path)",
+        ])
+        let english = try #require(values[0] as? [String]), englishFrames = try #require(values[1] as? [[Any]])
+        #expect(english == ["en", "ltr", "", "Morning coffee"])
+        #expect(values[2] as? Int == 2, "a menu of the two locales")
+        let arabic = try #require(values[3] as? [String]), arabicFrames = try #require(values[4] as? [[Any]])
+        #expect(arabic == ["ar", "rtl", "?locale=ar", "قهوة الصباح"])
+        // Right to left, the first card of a row is at its right end.
+        let x = { (frames: [[Any]], id: String) in frames.first { $0[0] as? String == id }?[1] as? Double }
+        #expect(try #require(x(englishFrames, "alpha")) < (try #require(x(englishFrames, "beta"))))
+        #expect(try #require(x(arabicFrames, "alpha")) > (try #require(x(arabicFrames, "beta"))))
+        // The screenshot shows the Arabic bitmap where the card is.
+        let shot = try Bitmap(encoded: Data(contentsOf: screenshot))
+        let frame = try #require(arabicFrames.first { $0[0] as? String == "alpha" })
+        #expect((frame[5] as? String)?.hasSuffix("cards/ar/alpha@1x.jpg") == true, "\(frame)")
+        let bitmap = try Bitmap(encoded: Data(contentsOf: fixture.output.appendingPathComponent("cards/ar/alpha@1x.jpg")))
+        let (left, top) = (Int(frame[1] as! Double), Int(frame[2] as! Double))
+        let rows = min(bitmap.height, shot.height - top)
+        #expect(Self.meanDifference(shot, at: (left, top), bitmap, rows: rows) < 3)
+        let source = try Bitmap(encoded: Data(contentsOf: fixture.outputFile("alpha@1x.jpg")))
+        #expect(Self.meanDifference(shot, at: (left, top), source, rows: rows) > Self.meanDifference(shot, at: (left, top), bitmap, rows: rows))
+    }
+
     @Test("Before a bitmap decodes, a card shows its ThumbHash, or its placeholder colour when it has none")
     func placeholders() async throws {
         try await withTemporaryDirectory { folder in
