@@ -18,7 +18,11 @@ static char *copy_error(const char *message) {
     return strdup(message);
 }
 
-static void configure_context(PangoContext *context) {
+/// Sets how `context` draws: unhinted, at 72 dpi, and in `language` (a BCP 47 tag; NULL leaves Pango's
+/// default), which picks fallback fonts and glyph forms (a Han character's Japanese or Chinese shape).
+static void configure_context(PangoContext *context, const char *language) {
+    if (language)
+        pango_context_set_language(context, pango_language_from_string(language));
     // Unhinted outlines and metrics: the 2x and 3x cards are the 1x card drawn finer,
     // not re-fitted to the pixel grid.
     cairo_font_options_t *options = cairo_font_options_create();
@@ -161,7 +165,7 @@ static int render_locked(const ctext_request *request, ctext_mask *mask, char **
         return -1;
     cairo_t *cr = cairo_create(surface);
     PangoLayout *layout = pango_cairo_create_layout(cr);
-    configure_context(pango_layout_get_context(layout));
+    configure_context(pango_layout_get_context(layout), request->font.language);
     pango_layout_context_changed(layout);
     configure_layout(layout, request);
 
@@ -405,7 +409,7 @@ static int collect_coverage(PangoLayout *layout, ctext_coverage *coverage) {
 static int coverage_locked(const char *text, const ctext_font *font, double size, ctext_coverage *coverage, char **error) {
     memset(coverage, 0, sizeof *coverage);
     PangoContext *context = pango_font_map_create_context(pango_cairo_font_map_get_default());
-    configure_context(context);
+    configure_context(context, font->language);
     PangoLayout *layout = pango_layout_new(context);
     set_font(layout, font, size);
     pango_layout_set_auto_dir(layout, TRUE);

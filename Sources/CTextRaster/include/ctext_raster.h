@@ -16,6 +16,7 @@ typedef struct {
     const char *family;     // fontconfig family name, e.g. "Lato Heavy"
     int weight;             // CSS's weight, 1–1000 (400 regular, 700 bold); fallback fonts are asked at it too
     int italic;             // 1: italic, fallback fonts too
+    const char *language;   // BCP 47 tag of the text, e.g. "ja", or NULL: picks fallback fonts and glyph forms
 } ctext_font;
 
 typedef struct {

@@ -5,11 +5,15 @@ import CardBakeRender
 
 extension CardInputs {
     /// The inputs of `card`, whose image has `imageDigest`, whose fonts resolved to `fonts`, and whose
-    /// text is drawn from the font files `drawnFonts` (fallbacks included).
+    /// text is drawn from the font files `drawnFonts` (fallbacks included). The text's language, which
+    /// Pango draws it in, is part of its digest for a catalog with `locales`.
     init(imageDigest: ContentDigest, card: Card, fonts: ResolvedFonts, drawnFonts: DrawnFonts) {
         var text = Fingerprint(domain: "card-text")
         text.add("title", card.title)
         text.add("description", card.description)
+        if let locale = card.locale {
+            text.add("locale", locale.description)
+        }
         var resolvedFonts = Fingerprint(domain: "card-fonts")
         resolvedFonts.add("fonts", fonts)
         resolvedFonts.add("drawn", drawnFonts)

@@ -99,9 +99,9 @@ struct Planner: Sendable {
                           size: Double) throws(CardFailure) -> TextCoverage {
         let coverage = try CardFailure.field(field, of: card) { () throws(RenderError) in
             if let coverageMemo {
-                return try coverageMemo.coverage(of: text, in: font, size: size, fonts: fonts)
+                return try coverageMemo.coverage(of: text, in: font, language: card.locale, size: size, fonts: fonts)
             }
-            return try fonts.coverage(of: text, in: font, size: size)
+            return try fonts.coverage(of: text, in: font, language: card.locale, size: size)
         }
         if strict, !coverage.missing.isEmpty {
             throw CardFailure(card: card, field: field, error: UndrawableText(characters: coverage.missing))

@@ -25,14 +25,14 @@ final class TextCoverageMemo: Sendable {
         self.installedFonts = installedFonts
     }
 
-    /// What ``FontResolver/coverage(of:in:size:)`` answers, from the index when it holds the text's record.
-    func coverage(of text: String, in font: ResolvedFont, size: Double,
+    /// What ``FontResolver/coverage(of:in:language:size:)`` answers, from the index when it holds the text's record.
+    func coverage(of text: String, in font: ResolvedFont, language: LocaleTag? = nil, size: Double,
                   fonts: FontResolver) throws(RenderError) -> TextCoverage {
-        let key = key(of: text, in: font, size: size)
+        let key = key(of: text, in: font, language: language, size: size)
         if let bytes = store.indexedActionResult(for: key), let record = TextCoverageRecord(cacheBytes: bytes) {
             return try fonts.coverage(drawnFrom: record.files.map { URL(fileURLWithPath: $0) }, missing: record.missing)
         }
-        let coverage = try fonts.coverage(of: text, in: font, size: size)
+        let coverage = try fonts.coverage(of: text, in: font, language: language, size: size)
         laidOut.withLock { $0[key] = TextCoverageRecord(coverage) }
         return coverage
     }
@@ -48,14 +48,18 @@ final class TextCoverageMemo: Sendable {
         }
     }
 
-    /// The action-cache key of `text` in `font` at `size` points with the installed fonts the memo was made with.
-    func key(of text: String, in font: ResolvedFont, size: Double) -> ContentDigest {
+    /// The action-cache key of `text` (in `language`) in `font` at `size` points with the installed
+    /// fonts the memo was made with.
+    func key(of text: String, in font: ResolvedFont, language: LocaleTag? = nil, size: Double) -> ContentDigest {
         var key = Fingerprint(domain: "text-coverage")
         key.add("renderer", RendererVersion.digest)
         key.add("installedFonts", installedFonts)
         key.add("font", font)
         key.add("size", size)
         key.add("text", text)
+        if let language {
+            key.add("language", language.description)
+        }
         return key.digest
     }
 }

@@ -12,10 +12,10 @@ package struct CardRenderer {
     package init(card: Card, layout: CardLayout, fonts: ResolvedFonts) {
         self.layout = layout
         self.style = card.style
-        title = TextLabel(text: card.title, style: card.style.title, font: fonts.title.textFont,
+        title = TextLabel(text: card.title, style: card.style.title, font: fonts.title.textFont(in: card.locale),
                           frame: layout.title, mode: .singleLine)
         description = TextLabel(text: card.description, style: card.style.description,
-                                font: fonts.description.textFont, frame: layout.description, mode: .wrapped)
+                                font: fonts.description.textFont(in: card.locale), frame: layout.description, mode: .wrapped)
     }
 
     /// `source` is the decoded image (8-bit sRGB, alpha allowed); `background` the card's effect.

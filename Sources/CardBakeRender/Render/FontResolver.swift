@@ -56,11 +56,12 @@ package final class FontResolver: Sendable {
         return try result.get()
     }
 
-    /// The font files `text` is drawn from in `font` at `size` points, fallbacks included, with their
-    /// digests, and the characters no installed font draws: a quick layout with no frame (which fonts
-    /// draw a text does not depend on one); safe from many threads.
-    package func coverage(of text: String, in font: ResolvedFont, size: Double) throws(RenderError) -> TextCoverage {
-        let (files, missing) = try TextCoverage.layOut(text, font: font.textFont, size: size)
+    /// The font files `text` (in `language`, nil for none given) is drawn from in `font` at `size`
+    /// points, fallbacks included, with their digests, and the characters no installed font draws: a
+    /// quick layout with no frame (which fonts draw a text does not depend on one); safe from many threads.
+    package func coverage(of text: String, in font: ResolvedFont, language: LocaleTag? = nil,
+                          size: Double) throws(RenderError) -> TextCoverage {
+        let (files, missing) = try TextCoverage.layOut(text, font: font.textFont(in: language), size: size)
         return try coverage(drawnFrom: files, missing: missing)
     }
 

@@ -4,6 +4,7 @@ import Vips
 @testable import CardBake
 @testable import CardBakeCache
 @testable import CardBakeCatalog
+@testable import CardBakeManifest
 @testable import CardBakeRender
 
 /// A card's locales drawn from one decode and one background.
@@ -20,6 +21,28 @@ struct LocalizedRenderingTests {
                     "description": {"en": "A cup of coffee.", "ar": "فنجان قهوة.", "ja": "一杯のコーヒー。"}}]}
         """
         return try #require(try CatalogLoader.decode(Data(json.utf8), file: URL(fileURLWithPath: "/tmp/catalog.json")).cards.first)
+    }
+
+    @Test("The same Han characters are drawn in each locale's glyph forms: Japanese, Simplified and Traditional Chinese differ")
+    func hanGlyphForms() throws {
+        // 直, 骨, 角 and 写 have shapes of their own in Japanese and in Chinese (Han unification), and
+        // Noto Sans CJK draws each language's; the family is left to fallback, as a catalog would.
+        let text = "直骨角写"
+        let locales = ["ja", "zh-Hans", "zh-Hant"].map { LocaleTag($0)! }
+        let font = try FontResolver().font(for: FontRequest(.family("Lato"), weight: 800))
+        let frame = PixelRect(x: 0, y: 0, width: 240, height: 60)
+        let masks = try locales.map { locale in
+            try TextRasterizer.rasterize(text, font: font.textFont(in: locale), size: 40, frame: frame, mode: .singleLine, padding: 0)
+        }
+        let inked = { (mask: TextRasterizer.Mask) in mask.pixels.reduce(0) { $0 + Int($1) } }
+        #expect(masks.allSatisfy { inked($0) > 40 * 255 }, "every locale draws the characters")
+        for (first, second) in [(0, 1), (1, 2), (0, 2)] {
+            let differing = zip(masks[first].pixels, masks[second].pixels).filter { abs(Int($0) - Int($1)) > 64 }.count
+            #expect(differing > 100, "\(locales[first]) and \(locales[second]) draw other shapes: \(differing) pixels differ")
+        }
+        let again = try TextRasterizer.rasterize(text, font: font.textFont(in: locales[0]), size: 40, frame: frame,
+                                                 mode: .singleLine, padding: 0)
+        #expect(again.pixels == masks[0].pixels)
     }
 
     @Test("A locale relabeled from the source's decode and background has the pixels of that locale rendered alone")

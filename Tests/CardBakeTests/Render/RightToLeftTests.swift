@@ -35,7 +35,7 @@ struct RightToLeftTests {
                      frame: PixelRect = titleFrame) throws -> (ink: TextInk, truncated: Bool) {
         let fonts = try FontResolver().fonts(for: CardStyle())
         let (font, size) = mode == .singleLine ? (fonts.title, 30.0) : (fonts.description, 16.0)
-        let mask = try TextRasterizer.rasterize(text, font: font.textFont, size: size, frame: frame, mode: mode, padding: 0)
+        let mask = try TextRasterizer.rasterize(text, font: font.textFont(in: nil), size: size, frame: frame, mode: mode, padding: 0)
         return (TextInk(mask: try Bitmap(mask.image)), mask.truncated)
     }
 

@@ -41,7 +41,7 @@ struct ScriptWeightTests {
 
     /// `text` drawn in `font` at 30 px on one line wide enough for it.
     static func mask(_ text: String, in font: ResolvedFont) throws -> TextInk {
-        let mask = try TextRasterizer.rasterize(text, font: font.textFont, size: 30,
+        let mask = try TextRasterizer.rasterize(text, font: font.textFont(in: nil), size: 30,
                                                 frame: PixelRect(x: 0, y: 0, width: 900, height: 50), mode: .singleLine, padding: 4)
         return TextInk(mask: try Bitmap(mask.image))
     }
