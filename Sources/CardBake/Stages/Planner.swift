@@ -57,22 +57,26 @@ struct Planner: Sendable {
     }
 
     /// A new plan for `card`, whose fonts resolved to `fonts`, with a plan for each of its translated
-    /// locales; a failure in one of them fails the card, naming the locale.
+    /// locales; a failure in one of them fails the card, naming the locale, after the source locale's
+    /// own failures (an image that cannot be read is the card's, not a locale's).
     private func newPlan(of card: Card, fonts: ResolvedFonts) throws(CardFailure) -> CardPlan {
+        let source = try plan(of: card, fonts: fonts)
+        guard !card.localizations.isEmpty else { return source }
         let translations = try card.localizations.map { localization throws(CardFailure) in
             let translated = card.localized(localization)
             do throws(CardFailure) {
                 try Self.checkText(of: translated)
-                return try plan(of: translated, fonts: try self.fonts(for: translated), translations: [])
+                return try plan(of: translated, fonts: try self.fonts(for: translated))
             } catch {
                 throw error.inLocale(localization.locale)
             }
         }
-        return try plan(of: card, fonts: fonts, translations: translations)
+        return CardPlan(card: source.card, fonts: source.fonts, inputs: source.inputs, warnings: source.warnings,
+                        translations: translations)
     }
 
-    /// The plan of `card` in its own locale, with `translations`.
-    private func plan(of card: Card, fonts: ResolvedFonts, translations: [CardPlan]) throws(CardFailure) -> CardPlan {
+    /// The plan of `card` in its own locale.
+    private func plan(of card: Card, fonts: ResolvedFonts) throws(CardFailure) -> CardPlan {
         let title = try coverage(of: card, "title", card.title, in: fonts.title, size: card.style.title.size)
         let description = try coverage(of: card, "description", card.description, in: fonts.description,
                                        size: card.style.description.size)
@@ -90,7 +94,7 @@ struct Planner: Sendable {
                 : BuildReport.Warning(field: card.isTranslation ? CardFailure.field(field, in: card.locale!) : field,
                                       message: "\(UndrawableText(characters: coverage.missing))")
         }
-        return CardPlan(card: card, fonts: fonts, inputs: inputs, warnings: warnings, translations: translations)
+        return CardPlan(card: card, fonts: fonts, inputs: inputs, warnings: warnings)
     }
 
     /// The fonts `text` (the card's `field`) is drawn from; with ``strict``, a failure when some of
