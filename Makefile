@@ -18,7 +18,7 @@ APT_PACKAGES := libvips-dev libjpeg-dev libpango1.0-dev libfontconfig-dev libssl
 # tests, which drive headless Chromium (Tests/Browser); nginx-light (with WebDAV PUT), the remote
 # cache server the remote-cache tests start on loopback; python3-yaml (PyYAML) parses the recipes'
 # YAML in their tests (nginx -t checks the nginx server block).
-TEST_APT_PACKAGES := chromium python3 nginx-light python3-yaml
+TEST_APT_PACKAGES := chromium python3 nginx-light python3-yaml openssl
 # The benchmark's peers: ImageMagick, and a Python virtual environment for pyvips.
 BENCH_APT_PACKAGES := imagemagick python3-venv python3-pip linux-perf libturbojpeg0
 # The version `cardbake --version` prints (Builder.version in Sources/CardBake): make dist names the tarball after it.

@@ -7,8 +7,10 @@ import Synchronization
 /// with one easy handle that keeps its connection alive from one request to the next. A request is a
 /// blocking `curl_easy_perform` on one of those threads, never on Swift's cooperative pool; `send`
 /// suspends until it is done. A connect timeout (`CURLOPT_CONNECTTIMEOUT_MS`) and a deadline for the
-/// whole request (`CURLOPT_TIMEOUT_MS`). No proxy from the environment. A request's body may stream
-/// to a file with a byte limit, and a request may follow redirects (``HTTPRequest/maxRedirects``).
+/// whole request (`CURLOPT_TIMEOUT_MS`). No proxy from the environment; the certificate authorities
+/// trusted are the system's, or those of the PEM file `SSL_CERT_FILE` names (a CI behind a proxy that
+/// signs TLS itself). A request's body may stream to a file with a byte limit, and a request may
+/// follow redirects (``HTTPRequest/maxRedirects``).
 /// README, "Remote cache", says why this client.
 package final class HTTPTransport: Sendable {
     private let queue: RequestQueue
@@ -49,6 +51,8 @@ private struct Limits: Sendable {
     let requestTimeout: Duration
     let parallelTransfers: Int
     let threadName: String
+    /// `SSL_CERT_FILE`: the certificate authorities to trust instead of the system's.
+    let certificateAuthorities = ProcessInfo.processInfo.environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
 }
 
 /// Set once, when the task that sent a request is cancelled; read by the transfer's progress callback.
@@ -200,6 +204,9 @@ private final class CurlConnection {
         cardbake_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
         // As with no client at all: no proxy from the environment.
         cardbake_curl_setopt_string(handle, CURLOPT_PROXY, "")
+        if let certificateAuthorities = limits.certificateAuthorities {
+            cardbake_curl_setopt_string(handle, CURLOPT_CAINFO, certificateAuthorities)
+        }
         if request.maxRedirects > 0 {
             // libcurl sends no Authorization header to another host after a redirect.
             cardbake_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)

@@ -43,8 +43,9 @@ struct RemotePhotoTests {
         try JSONDecoder().decode(BuildReport.self, from: sandbox.data("report.json"))
     }
 
-    @Test("Fetched once; no request within maxAge; 304s after it; offline from the cache; --offline fails only an unfetched photo")
-    func lifecycle() throws {
+    /// Runs `body` with a sandbox and nginx serving `photos` and `astronaut.jpg` from `/photos/`, whose
+    /// folder it is given.
+    static func withPhotoServer(_ body: (Sandbox, NginxServer, _ photos: URL) throws -> Void) throws {
         try Sandbox.with { sandbox in
             let folder = sandbox.root.appendingPathComponent("nginx")
             let data = folder.appendingPathComponent("data/photos")
@@ -55,6 +56,13 @@ struct RemotePhotoTests {
             }
             let server = try NginxServer(in: folder)
             defer { server.stop() }
+            try body(sandbox, server, data)
+        }
+    }
+
+    @Test("Fetched once; no request within maxAge; 304s after it; offline from the cache; --offline fails only an unfetched photo")
+    func lifecycle() throws {
+        try Self.withPhotoServer { sandbox, server, data in
             try Self.writeCatalog(in: sandbox, server: server)
 
             let cold = try Self.build(sandbox)
@@ -100,6 +108,71 @@ struct RemotePhotoTests {
             #expect(last.failures.map(\.id) == ["card3"])
             #expect(last.failures.first?.reason?.contains("--offline") == true, "\(last.failures)")
             #expect(last.count(.cached) == 3)
+        }
+    }
+
+    @Test("A shard fetches only its own cards' photos, and --verbose counts the downloads as they finish")
+    func shardFetchesItsOwn() throws {
+        try Self.withPhotoServer { sandbox, server, _ in
+            let photos = Self.photos + ["astronaut.jpg"]
+            try Self.writeCatalog(in: sandbox, server: server, photos: photos)
+
+            let shard = try Self.build(sandbox, ["--shard", "1/2", "--verbose"])
+
+            #expect(shard.status == 0, "\(shard)")
+            let built = try Self.report(sandbox).cards.map(\.id)
+            #expect(!built.isEmpty && built.count < photos.count, "\(built)")
+            let wanted = built.map { "/photos/" + photos[Int($0.dropFirst("card".count))!] }
+            #expect(Self.photoRequests(server).map(\.path).sorted() == wanted.sorted())
+            let counts = shard.stderrLines.filter { $0.hasPrefix("downloaded ") }
+            #expect(counts.last == "downloaded \(built.count) photo\(built.count == 1 ? "" : "s")", "\(shard)")
+        }
+    }
+
+    @Test("Over https: verified against the CA SSL_CERT_FILE names; a redirect from https to http is refused without a request")
+    func httpsRedirectToHTTP() throws {
+        try Self.withPhotoServer { sandbox, plain, _ in
+            // A certificate authority of the test's own, for 127.0.0.1.
+            let tls = sandbox.root.appendingPathComponent("tls")
+            try FileManager.default.createDirectory(at: tls.appendingPathComponent("data/photos"), withIntermediateDirectories: true)
+            let (certificate, key) = (tls.appendingPathComponent("cert.pem"), tls.appendingPathComponent("key.pem"))
+            let openssl = Process()
+            openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+            openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+                                 "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key.path, "-out", certificate.path]
+            openssl.standardOutput = FileHandle.nullDevice
+            openssl.standardError = FileHandle.nullDevice
+            try openssl.run()
+            openssl.waitUntilExit()
+            try #require(openssl.terminationStatus == 0, "openssl could not make a certificate")
+            try FileManager.default.copyItem(at: CardbakeBinary.demoImages.appendingPathComponent("coffee.jpg"),
+                                             to: tls.appendingPathComponent("data/photos/coffee.jpg"))
+            var behaviour = NginxServer.Behaviour()
+            behaviour.tls = (certificate, key)
+            behaviour.redirects = ["/photos/moved.jpg": "\(plain.url)/photos/rocket.jpg"]
+            let secure = try NginxServer(in: tls, behaviour: behaviour)
+            defer { secure.stop() }
+            let cards: [[String: Any]] = [
+                ["id": "secure", "image": "\(secure.url)/photos/coffee.jpg", "title": "Over https", "description": ""],
+                ["id": "downgraded", "image": "\(secure.url)/photos/moved.jpg", "title": "Sent to http", "description": ""],
+            ]
+            let catalog: [String: Any] = ["version": 1, "style": ["scales": [1]], "cards": cards,
+                                          "remoteImages": ["allow": ["127.0.0.1"]]]
+            try sandbox.write(JSONSerialization.data(withJSONObject: catalog), to: "catalog.json")
+
+            // Without the test's CA the certificate is refused.
+            let build = ["build", "catalog.json", "-o", "out", "--cache-dir", "cache", "--report", "report.json"]
+            let untrusted = try sandbox.run(build, environment: ["SSL_CERT_FILE": nil])
+            #expect(untrusted.status == 1, "\(untrusted)")
+            #expect(try Self.report(sandbox).failures.map(\.id) == ["secure", "downgraded"])
+
+            let result = try sandbox.run(build, environment: ["SSL_CERT_FILE": certificate.path])
+            #expect(result.status == 1, "\(result)")
+            let report = try Self.report(sandbox)
+            #expect(report.count(.rendered) == 1 && report.failures.map(\.id) == ["downgraded"])
+            let reason = report.failures.first?.reason ?? ""
+            #expect(reason.contains("redirect to a scheme not allowed"), "\(reason)")
+            #expect(Self.photoRequests(plain).isEmpty, "the http server was never asked")
         }
     }
 

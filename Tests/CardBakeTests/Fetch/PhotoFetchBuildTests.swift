@@ -106,6 +106,28 @@ struct PhotoFetchBuildTests {
         #expect(server.requests[requestsBefore...].allSatisfy { !$0.path.hasPrefix("/good.png") })
     }
 
+    @Test("Photos from one host download a few at a time, never more than connectionsPerHost at once")
+    func connectionsPerHost() async throws {
+        let photo = try Self.photo(2)
+        let server = try ScriptedHTTPServer { _ in .after(seconds: 1, .answer(200, photo, headers: ["Content-Type": "image/png"])) }
+        defer { server.stop() }
+        let fixture = try BuildFixture(images: [:])
+        fixture.style = ["scales": [1]]
+        fixture.members = ["remoteImages": ["allow": ["127.0.0.1:\(server.port)"], "maxAge": "1d"]]
+        for index in 0..<12 {
+            fixture.cards.append(["id": "photo\(index)", "image": "\(server.url)/photo.png?n=\(index)", "title": "Photo \(index)",
+                                  "description": "One of twelve."])
+        }
+        var settings = Self.settings
+        settings.connectionsPerHost = 3
+
+        let report = try await fixture.build(photos: settings)
+
+        #expect(report.count(.rendered) == 12, "\(report.failures)")
+        #expect(server.requests.count == 12)
+        #expect((2...3).contains(server.mostConnectionsAtOnce), "downloads overlap, up to the limit: \(server.mostConnectionsAtOnce)")
+    }
+
     @Test("A 429 with Retry-After is retried, and the photo fetched")
     func retryAfter() async throws {
         let answered = Atomic(0)

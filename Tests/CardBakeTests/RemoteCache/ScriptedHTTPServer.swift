@@ -16,6 +16,8 @@ final class ScriptedHTTPServer: Sendable {
         case answer(Int, Data = Data(), declaredLength: Int? = nil, headers: [String: String] = [:])
         /// Reads the request and never answers.
         case hang
+        /// `reply` after `seconds`, the connection held open meanwhile (a slow server).
+        indirect case after(seconds: Double, Reply)
     }
 
     /// A request as received: method, path, headers (names lowercased) and body.
@@ -33,6 +35,8 @@ final class ScriptedHTTPServer: Sendable {
     private let route: (@Sendable (Request) -> Reply)?
     /// The server stops (``stop()``) once it has received this many requests, as one that dies would.
     private let requestLimit: Int?
+    /// Connections being served now, and the most there have been at once.
+    private let connections = Mutex((open: 0, most: 0))
 
     /// - Parameter stoppingAfter: the number of requests after which the server stops listening
     ///   (those already connected are answered); later connections are refused.
@@ -61,6 +65,9 @@ final class ScriptedHTTPServer: Sendable {
 
     var requests: [Request] { state.withLock { $0.requests } }
 
+    /// The most connections the server has served at once.
+    var mostConnectionsAtOnce: Int { connections.withLock { $0.most } }
+
     /// Stops accepting; connections open stay as they are (``LoopbackSockets/accept(on:_:)`` closes
     /// the listening socket).
     func stop() {
@@ -68,6 +75,11 @@ final class ScriptedHTTPServer: Sendable {
     }
 
     private func serve(_ connection: Int32) {
+        connections.withLock { connections in
+            connections.open += 1
+            connections.most = max(connections.most, connections.open)
+        }
+        defer { connections.withLock { $0.open -= 1 } }
         guard let request = read(from: connection) else {
             close(connection)
             return
@@ -85,16 +97,23 @@ final class ScriptedHTTPServer: Sendable {
             return
         }
         if stops { stop() }
+        write(reply, to: request, on: connection)
+        close(connection)
+    }
+
+    private func write(_ reply: Reply, to request: Request, on connection: Int32) {
         switch reply {
         case .hang:
             Thread.sleep(forTimeInterval: 120)
+        case let .after(seconds, reply):
+            Thread.sleep(forTimeInterval: seconds)
+            write(reply, to: request, on: connection)
         case let .answer(status, body, declaredLength, headers):
             let head = "HTTP/1.1 \(status) Scripted\r\nContent-Length: \(declaredLength ?? body.count)\r\n"
                 + headers.map { "\($0.key): \($0.value)\r\n" }.joined() + "Connection: close\r\n\r\n"
             let bytes = Data(head.utf8) + (request.method == "HEAD" ? Data() : body)
             _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }
-        close(connection)
     }
 
     private func read(from connection: Int32) -> Request? {

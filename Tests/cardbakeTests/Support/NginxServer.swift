@@ -17,13 +17,18 @@ final class NginxServer {
         var bytesPerSecond: Int?
         /// HTTP Basic authentication required, with this user and password.
         var credentials: (user: String, password: String)?
+        /// TLS with this certificate and key (PEM files): the server speaks https only.
+        var tls: (certificate: URL, key: URL)?
+        /// Paths answered with a `302` to another URL.
+        var redirects: [String: String] = [:]
     }
 
     let folder: URL
     let port: Int
     private let process: Process
+    private let scheme: String
 
-    var url: String { "http://127.0.0.1:\(port)" }
+    var url: String { "\(scheme)://127.0.0.1:\(port)" }
     var data: URL { folder.appendingPathComponent("data") }
 
     /// Starts nginx serving `folder/data` (kept if it is already there).
@@ -34,6 +39,9 @@ final class NginxServer {
             try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true)
         }
         port = try Self.freePort()
+        scheme = behaviour.tls == nil ? "http" : "https"
+        let tls = behaviour.tls.map { " ssl;\n ssl_certificate \($0.certificate.path);\n ssl_certificate_key \($0.key.path)" } ?? ""
+        let redirects = behaviour.redirects.sorted { $0.key < $1.key }.map { "location = \($0.key) { return 302 \($0.value); }" }
         var location = "dav_methods PUT;\n create_full_put_path on;\n client_max_body_size 64m;\n"
         if behaviour.failing { location += "return 500;\n" }
         if let rate = behaviour.bytesPerSecond { location += "limit_rate \(rate);\n" }
@@ -59,8 +67,9 @@ final class NginxServer {
                 uwsgi_temp_path \(temp.path)/uwsgi;
                 scgi_temp_path \(temp.path)/scgi;
                 server {
-                    listen 127.0.0.1:\(port);
+                    listen 127.0.0.1:\(port)\(tls);
                     root \(folder.path)/data;
+                    \(redirects.joined(separator: "\n"))
                     location / {
                         \(location)
                     }
