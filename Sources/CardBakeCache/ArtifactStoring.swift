@@ -27,6 +27,11 @@ public protocol ArtifactStoring: Sendable {
     /// false. A tier may fetch the blob to answer, so that the later read is local.
     func containsBlob(_ digest: ContentDigest) async -> Bool
 
+    /// Whether the store holds the blob or can fetch it, known without fetching its bytes (a remote
+    /// tier is asked with a `HEAD`): for a caller that may never need them. A blob offered may still
+    /// fail verification when it is fetched (``blobFile(_:)`` is then nil).
+    func offersBlob(_ digest: ContentDigest) async -> Bool
+
     /// The path of a file on this machine that holds the blob whose SHA-256 is `digest`, found intact
     /// now (hashed, or unchanged since this process hashed it), for a caller that links or copies it
     /// rather than reading it; nil when the store keeps no such file or it is absent or damaged (a
@@ -44,6 +49,11 @@ public protocol ArtifactStoring: Sendable {
 }
 
 extension ArtifactStoring {
+    /// ``containsBlob(_:)``: a store without a remote tier has the bytes at hand.
+    public func offersBlob(_ digest: ContentDigest) async -> Bool {
+        await containsBlob(digest)
+    }
+
     /// None: the store keeps no files of its own (in memory).
     public func blobFile(_ digest: ContentDigest) async -> String? { nil }
 

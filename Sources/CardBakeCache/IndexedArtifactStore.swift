@@ -118,6 +118,10 @@ package final class IndexedArtifactStore: ArtifactStoring {
         return found
     }
 
+    package func offersBlob(_ digest: ContentDigest) async -> Bool {
+        await base.offersBlob(digest)
+    }
+
     package func blobFile(_ digest: ContentDigest) async -> String? {
         let file = await base.blobFile(digest)
         use.withLock { $0.blobLookedUp(digest, found: file != nil) }

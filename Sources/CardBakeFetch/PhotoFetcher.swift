@@ -52,7 +52,9 @@ public enum PhotoSource: String, Sendable, Equatable {
 
 /// A photo ready for the pipeline: a file in the content store.
 public struct FetchedPhoto: Sendable, Equatable {
-    public var path: String
+    /// The bytes' file; nil when they are not on this machine but in the remote cache, which a card
+    /// that renders gets them from (``PhotoFetcher``'s `bytesFromRemoteLater`).
+    public var path: String?
     public var digest: ContentDigest
     public var source: PhotoSource
     /// Bytes downloaded for it this build.
@@ -88,6 +90,7 @@ public final class PhotoFetcher: Sendable {
     private let maxPixels: Int
     private let transport: HTTPTransport
     private let intactFile: @Sendable (ContentDigest) -> String?
+    private let bytesFromRemoteLater: Bool
     private let hosts = Mutex([String: AsyncLimiter]())
     private let requests = Atomic(0)
 
@@ -95,10 +98,14 @@ public final class PhotoFetcher: Sendable {
     ///   - scratchDirectory: a folder on the store's file system, for downloads under way.
     ///   - intactFile: a file holding a blob, if the caller can vouch for one more cheaply than the
     ///     store's ``ArtifactStoring/blobFile(_:)``, which is asked otherwise.
+    ///   - bytesFromRemoteLater: the store has a remote tier: a photo whose record is in the cache and
+    ///     whose bytes are not on this machine but in the remote cache is answered without them
+    ///     (``FetchedPhoto/path`` nil), so that a card the remote cache holds rendered never needs them.
     public init(store: any ArtifactStoring, scratchDirectory: URL, settings: PhotoFetchSettings, maxPixels: Int,
-                intactFile: @escaping @Sendable (ContentDigest) -> String? = { _ in nil }) {
+                bytesFromRemoteLater: Bool = false, intactFile: @escaping @Sendable (ContentDigest) -> String? = { _ in nil }) {
         self.store = store
         self.intactFile = intactFile
+        self.bytesFromRemoteLater = bytesFromRemoteLater
         scratch = scratchDirectory
         self.settings = settings
         self.maxPixels = maxPixels
@@ -142,13 +149,18 @@ public final class PhotoFetcher: Sendable {
         await transport.shutDown()
     }
 
-    private func cachedRecord(for url: String) async -> (PhotoRecord, String)? {
+    /// The record of `url` and its bytes' file (nil: in the remote cache, with `bytesFromRemoteLater`);
+    /// nil when there is no record or its bytes are nowhere.
+    private func cachedRecord(for url: String) async -> (PhotoRecord, String?)? {
         guard let bytes = await store.actionResult(for: PhotoRecord.key(for: url)), let record = PhotoRecord(cacheBytes: bytes)
         else { return nil }
-        guard let path = intactFile(record.digest) else {
-            return await store.blobFile(record.digest).map { (record, $0) }
+        if let path = intactFile(record.digest) {
+            return (record, path)
         }
-        return (record, path)
+        if bytesFromRemoteLater {
+            return await store.offersBlob(record.digest) ? (record, nil) : nil
+        }
+        return await store.blobFile(record.digest).map { (record, $0) }
     }
 
     private func photo(at url: String, maxAge: Duration, now: Date) async -> Result<FetchedPhoto, PhotoFetchFailure> {
@@ -160,7 +172,7 @@ public final class PhotoFetcher: Sendable {
             return .failure(PhotoFetchFailure(url, "never fetched, and --offline makes no request"))
         }
         do {
-            return .success(try await download(url, revalidating: cached?.0, now: now))
+            return .success(try await download(url, revalidating: cached, now: now))
         } catch let failure as PhotoFetchFailure {
             guard let (record, path) = cached else { return .failure(failure) }
             return .success(FetchedPhoto(path: path, digest: record.digest, source: .stale, downloadedBytes: 0,
@@ -170,8 +182,10 @@ public final class PhotoFetcher: Sendable {
         }
     }
 
-    /// GETs `url` (conditionally, when `record` has validators) into the store.
-    private func download(_ url: String, revalidating record: PhotoRecord?, now: Date) async throws -> FetchedPhoto {
+    /// GETs `url` (conditionally, when the cached `record` has validators) into the store.
+    private func download(_ url: String, revalidating cached: (record: PhotoRecord, path: String?)?,
+                          now: Date) async throws -> FetchedPhoto {
+        let record = cached?.record
         let file = scratch.appendingPathComponent("fetch-\(UUID().uuidString)").fileSystemPath
         defer { try? FileManager.default.removeItem(atPath: file) }
         var request = HTTPRequest(method: "GET", url: url)
@@ -189,8 +203,8 @@ public final class PhotoFetcher: Sendable {
             if let etag { confirmed.etag = etag }
             if let lastModified { confirmed.lastModified = lastModified }
             try await keep(confirmed, for: url)
-            guard let path = await store.blobFile(confirmed.digest) else { throw PhotoFetchFailure(url, "the cached copy is gone") }
-            return FetchedPhoto(path: path, digest: confirmed.digest, source: .revalidated, downloadedBytes: 0)
+            // The copy in the remote cache stays there until a card renders.
+            return FetchedPhoto(path: cached?.path, digest: confirmed.digest, source: .revalidated, downloadedBytes: 0)
         case 200:
             let data: Data
             do {

@@ -63,6 +63,15 @@ public final class HTTPObjectStore: RemoteObjectStore {
         }
     }
 
+    public func contains(_ area: RemoteArea, _ digest: ContentDigest) async throws -> Bool {
+        let answer = try await send(HTTPRequest(method: "HEAD", url: url(area, digest), body: nil))
+        switch answer.status {
+        case 200: return true
+        case 404: return false
+        default: throw failure("HEAD", area, digest, answer)
+        }
+    }
+
     public func put(_ data: Data, in area: RemoteArea, as digest: ContentDigest) async throws {
         let answer = try await send(HTTPRequest(method: "PUT", url: url(area, digest), body: data))
         guard (200..<300).contains(answer.status) else { throw failure("PUT", area, digest, answer) }

@@ -1,4 +1,6 @@
 import CardBake
+import CardBakeCache
+import CardBakeManifest
 import Foundation
 import Testing
 
@@ -23,15 +25,15 @@ struct RemotePhotoTests {
                           to: "catalog.json")
     }
 
-    /// nginx's requests for photos so far, and their statuses.
-    static func photoRequests(_ server: NginxServer) -> [(path: String, status: Int)] {
+    /// nginx's requests so far: their methods, paths and statuses.
+    static func photoRequests(_ server: NginxServer) -> [(method: String, path: String, status: Int)] {
         server.accessLog().compactMap { line in
             // 127.0.0.1 - - [date] "GET /photos/coffee.jpg HTTP/1.1" 200 …
             let parts = line.split(separator: "\"")
             guard parts.count >= 3 else { return nil }
             let request = parts[1].split(separator: " ")
             guard request.count >= 2, let status = Int(parts[2].split(separator: " ").first ?? "") else { return nil }
-            return (String(request[1]), status)
+            return (String(request[0]), String(request[1]), status)
         }
     }
 
@@ -173,6 +175,49 @@ struct RemotePhotoTests {
             let reason = report.failures.first?.reason ?? ""
             #expect(reason.contains("redirect to a scheme not allowed"), "\(reason)")
             #expect(Self.photoRequests(plain).isEmpty, "the http server was never asked")
+        }
+    }
+
+    @Test("A machine whose remote cache holds the cards never downloads their photos; one card edited there takes its photo's bytes from the remote cache")
+    func remoteCacheSparesThePhotos() throws {
+        try Self.withPhotoServer { sandbox, photos, data in
+            try NginxServer.with(in: sandbox.root.appendingPathComponent("remote")) { remote in
+                try Self.writeCatalog(in: sandbox, server: photos)
+                func build(_ machine: String) throws -> RunResult {
+                    try sandbox.run(["build", "catalog.json", "-o", "out-\(machine)", "--cache-dir", "cache-\(machine)",
+                                     "--report", "report.json", "--remote-cache", remote.url])
+                }
+                let first = try build("a")
+                #expect(first.status == 0, "\(first)")
+                #expect(Self.photoRequests(photos).count == 3)
+                let photoDigests = try Self.photos.map { ContentDigest.sha256(try Data(contentsOf: data.appendingPathComponent($0))) }
+                let photoGets = {
+                    RemotePhotoTests.photoRequests(remote).filter { request in
+                        request.method == "GET" && photoDigests.contains { request.path.hasSuffix("/cas/\($0)") } && request.status == 200
+                    }.count
+                }
+
+                // A second machine, empty cache and output: every card from the remote cache, no photo fetched.
+                let second = try build("b")
+                #expect(second.status == 0, "\(second)")
+                let report = try Self.report(sandbox)
+                #expect(report.count(.cached) == 3, "\(report.cards.map(\.status))")
+                #expect(Self.photoRequests(photos).count == 3, "no request to the photos' server")
+                #expect(photoGets() == 0, "no photo's bytes from the remote cache either")
+
+                // An edited title there renders its card from the photo's bytes in the remote cache.
+                photos.stop()
+                var catalog = try #require(try JSONSerialization.jsonObject(with: sandbox.data("catalog.json")) as? [String: Any])
+                var cards = try #require(catalog["cards"] as? [[String: Any]])
+                cards[0]["title"] = "Edited on the second machine"
+                catalog["cards"] = cards
+                try sandbox.write(JSONSerialization.data(withJSONObject: catalog), to: "catalog.json")
+                let edited = try build("b")
+                #expect(edited.status == 0, "\(edited)")
+                let editedReport = try Self.report(sandbox)
+                #expect(editedReport.count(.rendered) == 1 && editedReport.count(.cached) == 2)
+                #expect(photoGets() == 1)
+            }
         }
     }
 

@@ -23,7 +23,8 @@ struct CardPhotos: Sendable {
         // A photo's blob found intact by the stat cache, which the planner then asks again for free,
         // rather than hashed by the store on every build.
         let fetcher = PhotoFetcher(store: workspace.store, scratchDirectory: workspace.scratchDirectory,
-                                   settings: request.photos, maxPixels: request.maxPixels) { digest in
+                                   settings: request.photos, maxPixels: request.maxPixels,
+                                   bytesFromRemoteLater: request.remoteCache != nil) { digest in
             let path = disk.blobURL(for: digest).fileSystemPath
             return (try? statCache.digest(ofFileAtPath: path)) == digest ? path : nil
         }
@@ -37,7 +38,7 @@ struct CardPhotos: Sendable {
                                 : "\(stale.count) photos could not be revalidated and their cached copies are used; the first: \(first)"))
         }
         var uses: [PhotoTraffic.Use] = []
-        let failures = use(results, path: \.path, in: &catalog) { card, photo in
+        let failures = use(results, photo: { $0 }, in: &catalog) { card, photo in
             uses.append(.init(id: card.id, index: card.index, source: photo.source))
         }
         let downloaded = results.values.reduce(0) { $0 + ((try? $1.get().downloadedBytes) ?? 0) }
@@ -59,7 +60,7 @@ struct CardPhotos: Sendable {
             results[url] = await fetcher.cached(url, maxAge: maxAge(of: catalog)).map { .success($0) }
                 ?? .failure(PhotoFetchFailure(url, "never fetched; check makes no request (a build fetches it)"))
         }
-        return use(results, path: \.photo.path, in: &catalog) { card, cached in
+        return use(results, photo: \.photo, in: &catalog) { card, cached in
             if cached.isStale { stale(card) }
         }
     }
@@ -69,16 +70,17 @@ struct CardPhotos: Sendable {
         catalog.remoteImages?.maxAge ?? RemoteImagePolicy.defaultMaxAge
     }
 
-    /// Points each card whose photo is a URL at the file `results` has for it (`path`), calling `each`
+    /// Points each card whose photo is a URL at the photo `results` has for it (`photo`), calling `each`
     /// with the card and what was had, in catalog order; the failures, by URL.
-    private static func use<Had>(_ results: [String: Result<Had, PhotoFetchFailure>], path: (Had) -> String,
+    private static func use<Had>(_ results: [String: Result<Had, PhotoFetchFailure>], photo: (Had) -> FetchedPhoto,
                                  in catalog: inout Catalog, each: (Card, Had) -> Void) -> [String: PhotoFetchFailure] {
         var failures: [String: PhotoFetchFailure] = [:]
         for index in catalog.cards.indices {
             guard let url = catalog.cards[index].imageURL, let result = results[url] else { continue }
             switch result {
             case .success(let had):
-                catalog.cards[index].useFetchedImage(atPath: path(had))
+                let fetched = photo(had)
+                catalog.cards[index].useFetchedImage(atPath: fetched.path, digest: fetched.digest)
                 each(catalog.cards[index], had)
             case .failure(let failure):
                 failures[url] = failure

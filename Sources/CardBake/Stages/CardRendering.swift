@@ -1,5 +1,6 @@
 import CardBakeCache
 import CardBakeCatalog
+import CardBakeFetch
 import CardBakeFiles
 import CardBakeManifest
 import CardBakeRender
@@ -38,9 +39,10 @@ struct CardRendering: Sendable {
     func render(_ lookUp: CardLookUp, cancellation: Cancellation) async throws -> RenderedCard {
         let plan = lookUp.plan
         do {
+            let photo = try await remotePhoto(of: plan.card)
             let prepared = try await pool.run {
                 try cancellation.check()
-                return try Self.prepare(plan, maxPixels: maxPixels)
+                return try Self.prepare(plan, photo: photo, maxPixels: maxPixels)
             }
             let locales = [lookUp] + lookUp.translations
             guard locales.contains(where: { !$0.isComplete }) else {
@@ -59,7 +61,8 @@ struct CardRendering: Sendable {
                 let card = locale.plan.card
                 do {
                     return .success(try await paint(locale, prepared: card.isTranslation
-                                                        ? prepared.relabeled(as: card, fonts: locale.plan.fonts) : prepared,
+                                                        ? prepared.relabeled(as: card.withRemoteImage(atPath: photo),
+                                                                             fonts: locale.plan.fonts) : prepared,
                                                     over: background, backgroundStage: backgroundStage,
                                                     cancellation: cancellation))
                 } catch let error as BuildCancelled {
@@ -115,11 +118,23 @@ struct CardRendering: Sendable {
         return RenderedCard(lookUp: lookUp, facts: facts, bitmaps: bitmaps, newBackground: nil, stages: stages)
     }
 
-    /// The planned card decoded and laid out; an image that cannot be used fails the card's `image`.
-    static func prepare(_ plan: CardPlan, maxPixels: Int) throws -> PreparedCard {
+    /// The file of `card`'s photo when its bytes are in the remote cache (``Card/remoteImageDigest``),
+    /// fetched into the store now; nil for a card whose image is a file here.
+    private func remotePhoto(of card: Card) async throws -> String? {
+        guard let digest = card.remoteImageDigest else { return nil }
+        guard let path = await records.store.blobFile(digest) else {
+            throw CardFailure(card: card, field: "image", reason: PhotoFetchFailure(
+                card.imageURL ?? "", "its bytes are no longer in the remote cache; the next build fetches it again").description)
+        }
+        return path
+    }
+
+    /// The planned card decoded and laid out, its photo read from `photo` when its bytes came from the
+    /// remote cache; an image that cannot be used fails the card's `image`.
+    static func prepare(_ plan: CardPlan, photo: String? = nil, maxPixels: Int) throws -> PreparedCard {
         do {
-            return try PreparedCard(card: plan.card, fonts: plan.fonts, imageDigest: plan.inputs.image,
-                                    maxPixels: maxPixels)
+            return try PreparedCard(card: plan.card.withRemoteImage(atPath: photo), fonts: plan.fonts,
+                                    imageDigest: plan.inputs.image, maxPixels: maxPixels)
         } catch let error as RenderError {
             // Only reading and decoding the image throws this here.
             throw CardFailure(card: plan.card, field: "image", error: error)

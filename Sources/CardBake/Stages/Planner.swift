@@ -31,7 +31,7 @@ struct Planner: Sendable {
                                   reason: (photoFailures[url] ?? PhotoFetchFailure(url, "not fetched")).description)
             }
             let fonts = try self.fonts(for: card)
-            guard let memo, let image = try? statCache.digest(ofFileAtPath: card.imageFileSystemPath) else {
+            guard let memo, let image = try? imageDigest(of: card) else {
                 return .success(try newPlan(of: card, fonts: fonts))
             }
             // A card that fails is never kept, so its failure is found again in the usual order.
@@ -45,6 +45,12 @@ struct Planner: Sendable {
         } catch {
             return .failure(error)
         }
+    }
+
+    /// The digest of `card`'s image: its file's through the stat cache, or the remote cache's for a
+    /// photo whose bytes are not on this machine.
+    private func imageDigest(of card: Card) throws -> ContentDigest {
+        try card.remoteImageDigest ?? statCache.digest(ofFileAtPath: card.imageFileSystemPath)
     }
 
     /// The fonts of `card`'s style, resolved.
@@ -82,7 +88,7 @@ struct Planner: Sendable {
                                        size: card.style.description.size)
         let digest = try CardFailure.field("image", of: card) { () throws(RenderError) in
             do {
-                return try statCache.digest(ofFileAtPath: card.imageFileSystemPath)
+                return try imageDigest(of: card)
             } catch {
                 throw .unreadableImage(path: card.imagePath, reason: RenderError.cause(of: error))
             }

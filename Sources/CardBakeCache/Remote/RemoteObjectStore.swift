@@ -22,6 +22,10 @@ public protocol RemoteObjectStore: Sendable {
     ///   answers an error, or sends a body that does not match its length.
     func get(_ area: RemoteArea, _ digest: ContentDigest) async throws -> Data?
 
+    /// Whether the server has the object, asked without its bytes (a `HEAD`).
+    /// - Throws: ``RemoteCacheFailure`` as ``get(_:_:)``.
+    func contains(_ area: RemoteArea, _ digest: ContentDigest) async throws -> Bool
+
     /// Stores `data` under `digest` in `area`.
     /// - Throws: ``RemoteCacheFailure`` as ``get(_:_:)``.
     func put(_ data: Data, in area: RemoteArea, as digest: ContentDigest) async throws

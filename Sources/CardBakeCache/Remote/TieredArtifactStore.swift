@@ -63,6 +63,20 @@ package final class TieredArtifactStore: ArtifactStoring {
         return await fetchBlob(digest) != nil
     }
 
+    /// Held here, or on the server by its answer to a `HEAD`; false when the server cannot be asked.
+    package func offersBlob(_ digest: ContentDigest) async -> Bool {
+        if await local.containsBlob(digest) { return true }
+        guard remote.mode.reads, !health.isDisabled else { return false }
+        do {
+            let found = try await remote.server.contains(.content, digest)
+            health.succeeded()
+            return found
+        } catch {
+            failed(error)
+            return false
+        }
+    }
+
     /// The local store's file, fetched from the server (and verified) first when the local store lacks it.
     package func blobFile(_ digest: ContentDigest) async -> String? {
         if let file = await local.blobFile(digest) { return file }

@@ -82,13 +82,28 @@ public struct Card: Sendable, Equatable {
         imagePath = ""
     }
 
-    /// Where the bytes fetched from ``imageURL`` are.
-    package mutating func useFetchedImage(atPath path: String) {
-        imagePath = path
+    /// Where the bytes fetched from ``imageURL``, whose digest is `digest`, are: a file, or (nil) the
+    /// remote cache, when they are not on this machine yet (``remoteImageDigest``).
+    package mutating func useFetchedImage(atPath path: String?, digest: ContentDigest) {
+        imagePath = path ?? ""
+        remoteImageDigest = path == nil ? digest : nil
     }
 
-    /// Whether the photo is a URL that no build has resolved to a file yet.
-    package var isAwaitingFetch: Bool { imageURL != nil && imagePath.isEmpty }
+    /// The digest of the photo from ``imageURL`` while its bytes are in the remote cache and not on this
+    /// machine: the card's key needs only the digest, and a card that renders fetches the bytes.
+    package private(set) var remoteImageDigest: ContentDigest?
+
+    /// This card with the bytes of its photo from the remote cache (``remoteImageDigest``) in the file
+    /// at `path`; the card as it is when `path` is nil or its photo is a file here already.
+    package func withRemoteImage(atPath path: String?) -> Card {
+        guard let path, let digest = remoteImageDigest else { return self }
+        var card = self
+        card.useFetchedImage(atPath: path, digest: digest)
+        return card
+    }
+
+    /// Whether the photo is a URL that no build has resolved to a file or a digest yet.
+    package var isAwaitingFetch: Bool { imageURL != nil && imagePath.isEmpty && remoteImageDigest == nil }
 
     /// This card as drawn in `localization`'s locale: its texts and style, with the same id, image
     /// and position, and no localizations of its own.
@@ -112,7 +127,8 @@ public struct Card: Sendable, Equatable {
     }
 
     public static func == (lhs: Card, rhs: Card) -> Bool {
-        lhs.id == rhs.id && lhs.imagePath == rhs.imagePath && lhs.imageURL == rhs.imageURL && lhs.title == rhs.title && lhs.description == rhs.description
+        lhs.id == rhs.id && lhs.imagePath == rhs.imagePath && lhs.imageURL == rhs.imageURL
+            && lhs.remoteImageDigest == rhs.remoteImageDigest && lhs.title == rhs.title && lhs.description == rhs.description
             && lhs.index == rhs.index && (lhs.sharedStyle === rhs.sharedStyle || lhs.style == rhs.style)
             && lhs.localizations == rhs.localizations && lhs.locale == rhs.locale && lhs.isTranslation == rhs.isTranslation
     }

@@ -18,6 +18,13 @@ final class InMemoryRemote: RemoteObjectStore {
         }
     }
 
+    func contains(_ area: RemoteArea, _ digest: ContentDigest) async throws -> Bool {
+        try state.withLock { state in
+            if state.failing { throw RemoteCacheFailure("down", isOutage: state.outage) }
+            return state.objects["\(area.rawValue)/\(digest)"] != nil
+        }
+    }
+
     func put(_ data: Data, in area: RemoteArea, as digest: ContentDigest) async throws {
         try state.withLock { state in
             state.puts += 1
