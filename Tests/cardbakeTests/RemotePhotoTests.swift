@@ -3,6 +3,9 @@ import CardBakeCache
 import CardBakeManifest
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Photos given as URLs, served by a real nginx on loopback (static files, with its `ETag` and
 /// `Last-Modified`): fetched once, no request within `maxAge`, a `304` after it, builds offline from
@@ -218,6 +221,28 @@ struct RemotePhotoTests {
                 #expect(editedReport.count(.rendered) == 1 && editedReport.count(.cached) == 2)
                 #expect(photoGets() == 1)
             }
+        }
+    }
+
+    @Test("watch with photos from URLs: the first build fetches them, an edited title rebuilds its card with no request")
+    func watchWithURLs() throws {
+        try Self.withPhotoServer { sandbox, server, _ in
+            try Self.writeCatalog(in: sandbox, server: server)
+            let watch = try sandbox.start(["watch", "catalog.json", "-o", "out", "--cache-dir", "cache"])
+            defer { watch.send(SIGKILL) }
+            try #require(watch.waitForStderr(containing: "watching"), "no first build\n\(watch.stderrSoFar)")
+            #expect(Self.photoRequests(server).count == 3)
+
+            var catalog = try #require(try JSONSerialization.jsonObject(with: sandbox.data("catalog.json")) as? [String: Any])
+            var cards = try #require(catalog["cards"] as? [[String: Any]])
+            cards[0]["title"] = "Edited while watching"
+            catalog["cards"] = cards
+            try sandbox.write(JSONSerialization.data(withJSONObject: catalog), to: "catalog.json.new")
+            #expect(rename(sandbox.url("catalog.json.new").path, sandbox.url("catalog.json").path) == 0)
+
+            let title = { (try? CardManifest(contentsOf: sandbox.url("out/manifest.json")))?.cards.first?.title }
+            #expect(watch.waitUntil { title() == "Edited while watching" }, "the edit never reached the manifest\n\(watch.stderrSoFar)")
+            #expect(Self.photoRequests(server).count == 3, "no request within maxAge")
         }
     }
 
