@@ -27,6 +27,38 @@ struct LocaleCommandTests {
         }
     }
 
+    @Test("One build writes every locale; an edited translation renders that card in that locale only, over its cached background (--report)")
+    func editedTranslation() throws {
+        let catalog = { (japanese: String) in
+            #"""
+            {"version": 1, "locales": ["en", "ar", "ja"], "style": {"scales": [1]}, "cards": [
+              {"id": "coffee", "image": "images/coffee.jpg", "title": {"en": "Coffee", "ar": "قهوة", "ja": "\#(japanese)"}, "description": ""},
+              {"id": "astronaut", "image": "images/astronaut.jpg", "title": {"en": "Eileen Collins", "ar": "آيلين كولينز", "ja": "アイリーン"}, "description": ""}
+            ]}
+            """#
+        }
+        try withCardsOfCoffeeAndAstronaut(catalog: catalog("コーヒー")) { sandbox in
+            let build = ["build", "catalog.json", "--output", "OUT", "--cache-dir", "CACHE", "--report", "report.json"]
+            let first = try sandbox.run(build)
+            #expect(first.status == 0, first.comment)
+            #expect(sandbox.fileNames("OUT/cards/ar") == ["astronaut@1x.jpg", "coffee@1x.jpg"])
+            #expect(sandbox.fileNames("OUT/cards/ja") == ["astronaut@1x.jpg", "coffee@1x.jpg"])
+
+            try sandbox.write(catalog("珈琲"), to: "catalog.json")
+            let edited = try sandbox.run(build)
+
+            #expect(edited.status == 0, edited.comment)
+            let report = try ReportFile.read(from: sandbox.url("report.json"))
+            #expect(report.card("astronaut")?.status == "cached")
+            let coffee = try #require(report.card("coffee"))
+            #expect(coffee.status == "rendered" && coffee.reason == "in locale ja: title or description changed")
+            #expect(coffee.stages?.background == "cached" && coffee.stages?.images == ["1x": "cached"])
+            #expect(coffee.stages?.translations == ["ar": ["1x": "cached"], "ja": ["1x": "rendered"]])
+            let manifest = try ManifestFile.read(from: sandbox.url("OUT/manifest.json"))
+            #expect(manifest.entry("coffee")?.localizations?["ja"]?.title == "珈琲")
+        }
+    }
+
     @Test("With --strict a missing translation refuses the catalog (exit 2), naming each locale")
     func strict() throws {
         try withCardsOfCoffeeAndAstronaut(catalog: Self.catalog) { sandbox in
