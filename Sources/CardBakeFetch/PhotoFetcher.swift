@@ -137,10 +137,13 @@ public final class PhotoFetcher: Sendable {
         }
     }
 
-    /// What the cache holds for `url`, without a request: the photo and whether its record is older
-    /// than `maxAge`; nil when it was never fetched (or its bytes are gone).
+    /// What the cache's record of `url` says, without a request and without its bytes (which a machine
+    /// whose remote cache holds them may never have had): the photo, its file if it is here, and
+    /// whether the record is older than `maxAge`; nil when it was never fetched.
     public func cached(_ url: String, maxAge: Duration, now: Date = Date()) async -> (photo: FetchedPhoto, isStale: Bool)? {
-        guard let (record, path) = await cachedRecord(for: url) else { return nil }
+        guard let record = await record(for: url) else { return nil }
+        var path = intactFile(record.digest)
+        if path == nil { path = await store.blobFile(record.digest) }
         return (FetchedPhoto(path: path, digest: record.digest, source: .cached, downloadedBytes: 0),
                 !record.isFresh(maxAge: maxAge, now: now))
     }
@@ -152,8 +155,7 @@ public final class PhotoFetcher: Sendable {
     /// The record of `url` and its bytes' file (nil: in the remote cache, with `bytesFromRemoteLater`);
     /// nil when there is no record or its bytes are nowhere.
     private func cachedRecord(for url: String) async -> (PhotoRecord, String?)? {
-        guard let bytes = await store.actionResult(for: PhotoRecord.key(for: url)), let record = PhotoRecord(cacheBytes: bytes)
-        else { return nil }
+        guard let record = await record(for: url) else { return nil }
         if let path = intactFile(record.digest) {
             return (record, path)
         }
@@ -161,6 +163,10 @@ public final class PhotoFetcher: Sendable {
             return await store.offersBlob(record.digest) ? (record, nil) : nil
         }
         return await store.blobFile(record.digest).map { (record, $0) }
+    }
+
+    private func record(for url: String) async -> PhotoRecord? {
+        await store.actionResult(for: PhotoRecord.key(for: url)).flatMap(PhotoRecord.init(cacheBytes:))
     }
 
     private func photo(at url: String, maxAge: Duration, now: Date) async -> Result<FetchedPhoto, PhotoFetchFailure> {

@@ -207,6 +207,8 @@ struct RemotePhotoTests {
                 #expect(report.count(.cached) == 3, "\(report.cards.map(\.status))")
                 #expect(Self.photoRequests(photos).count == 3, "no request to the photos' server")
                 #expect(photoGets() == 0, "no photo's bytes from the remote cache either")
+                let check = try sandbox.run(["check", "catalog.json", "-o", "out-b", "--cache-dir", "cache-b"])
+                #expect(check.status == 0, "check answers from the photos' records, without their bytes: \(check)")
 
                 // An edited title there renders its card from the photo's bytes in the remote cache.
                 photos.stop()
