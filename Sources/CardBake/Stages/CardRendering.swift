@@ -57,21 +57,24 @@ struct CardRendering: Sendable {
             let cachedBackground = await cachedBackground(for: key)
             let background = try await pool.run { try cachedBackground ?? prepared.computeBackground() }
             let backgroundStage: StageReport.Stage = cachedBackground == nil ? .rendered : .cached
-            var painted = try await locales.concurrentMap(width: locales.count) { locale -> Result<RenderedCard, any Error> in
+            // One locale after another: a build's parallelism comes from its cards, and one canvas at a
+            // time per card keeps memory flat however many locales the catalog has.
+            var painted: [RenderedCard] = []
+            for locale in locales {
                 let card = locale.plan.card
                 do {
-                    return .success(try await paint(locale, prepared: card.isTranslation
-                                                        ? prepared.relabeled(as: card.withRemoteImage(atPath: photo),
-                                                                             fonts: locale.plan.fonts) : prepared,
-                                                    over: background, backgroundStage: backgroundStage,
-                                                    cancellation: cancellation))
+                    painted.append(try await paint(locale, prepared: card.isTranslation
+                                                       ? prepared.relabeled(as: card.withRemoteImage(atPath: photo),
+                                                                            fonts: locale.plan.fonts) : prepared,
+                                                   over: background, backgroundStage: backgroundStage,
+                                                   cancellation: cancellation))
                 } catch let error as BuildCancelled {
-                    return .failure(error)
+                    throw error
                 } catch {
                     let failure = CardFailure(card: card, error: error)
-                    return .failure(card.isTranslation ? failure.inLocale(card.locale!) : failure)
+                    throw card.isTranslation ? failure.inLocale(card.locale!) : failure
                 }
-            }.map { try $0.get() }
+            }
             let source = painted.removeFirst()
             var stages = source.stages
             stages.background = backgroundStage
