@@ -84,6 +84,7 @@ struct ManifestUpdateTests {
             "card.placeholder.dataURL": { $0.placeholder.dataURL += "A" },
             "card.locale": { $0.locale = LocaleTag("en") },
             "card.localizations": { $0.localizations = [:] },
+            "localeBuilds": { $0.localeBuilds = [:] },
             "inputs.image": { $0.inputs.image = other },
             "inputs.text": { $0.inputs.text = other },
             "inputs.style": { $0.inputs.style = other },
