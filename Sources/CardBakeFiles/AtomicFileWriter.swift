@@ -110,7 +110,10 @@ package enum AtomicFileWriter {
         let directory = url.deletingLastPathComponent()
         let temporary = directory.appendingPathComponent(temporaryName()).fileSystemPath
         var result = Glibc.link(source.fileSystemPath, temporary)
-        if result != 0 && errno == ENOENT && access(directory.fileSystemPath, F_OK) != 0 {
+        if result != 0 && errno == ENOENT {
+            // The directory may be missing, or made meanwhile by another writer (a build links files
+            // into a folder, such as a locale's, from several threads): either way, make sure it is
+            // there and link again. A missing source fails the second time too.
             try createDirectory(at: directory)
             result = Glibc.link(source.fileSystemPath, temporary)
         }
