@@ -1,5 +1,4 @@
 import CardBakeCatalog
-import CardBakeManifest
 import CardBakeRender
 import Foundation
 
@@ -19,14 +18,14 @@ public struct CardFailure: Error, Sendable, Equatable, CustomStringConvertible {
     init(card: Card, field: String?, error: any Error) {
         cardID = card.id
         index = card.index
-        self.field = field
+        self.field = Self.named(field, for: card)
         reason = "\(error)"
     }
 
     init(card: Card, field: String, reason: String) {
         cardID = card.id
         index = card.index
-        self.field = field
+        self.field = Self.named(field, for: card)
         self.reason = reason
     }
 
@@ -39,26 +38,16 @@ public struct CardFailure: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// This failure of a card drawn in the translated `locale`: its field named as the catalog's JSON
-    /// path to the text (`title.ar`), or with the locale beside it (`style.title.font (locale "ar")`).
-    func inLocale(_ locale: LocaleTag) -> CardFailure {
-        CardFailure(cardID: cardID, index: index, field: Self.field(field, in: locale), reason: reason)
-    }
-
-    /// `field` of a card drawn in the translated `locale`, as ``inLocale(_:)`` names it.
-    static func field(_ field: String?, in locale: LocaleTag) -> String {
+    /// `field` as a failure or warning of `card` names it: as it is, or for a card drawn in a
+    /// translated locale, as the catalog's JSON path to the text (`title.ar`) or with the locale beside
+    /// it (`style.title.font (locale "ar")`).
+    static func named(_ field: String?, for card: Card) -> String? {
+        guard card.isTranslation, let locale = card.locale else { return field }
         switch field {
-        case "title", "description": "\(field!).\(locale)"
-        case let field?: "\(field) (locale \"\(locale)\")"
-        case nil: "(locale \"\(locale)\")"
+        case "title", "description": return "\(field!).\(locale)"
+        case let field?: return "\(field) (locale \"\(locale)\")"
+        case nil: return "(locale \"\(locale)\")"
         }
-    }
-
-    private init(cardID: String, index: Int, field: String?, reason: String) {
-        self.cardID = cardID
-        self.index = index
-        self.field = field
-        self.reason = reason
     }
 
     /// Runs `body`, turning its error into a failure of `card`'s `field`.

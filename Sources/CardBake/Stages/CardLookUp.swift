@@ -15,9 +15,6 @@ struct CardLookUp: Sendable {
     /// Scales to render.
     var missingScales: [Int] { plan.card.style.scales.filter { images[$0] == nil } }
 
-    /// Whether the cache has the card's facts and every bitmap in this locale.
-    var isComplete: Bool { facts != nil && missingScales.isEmpty }
-
     /// Everything the output needs, when nothing is missing in any locale.
     var cached: CachedCard? {
         guard let facts, missingScales.isEmpty else { return nil }

@@ -35,7 +35,8 @@ struct CardRendering: Sendable {
     /// Used after each card is painted.
     let freeMemory = FreeMemoryReturn()
 
-    /// Throws ``CardFailure`` when the card cannot be rendered and ``BuildCancelled`` when cancelled.
+    /// Renders a card the cache lacks in some locale (`lookUp.cached` is nil). Throws ``CardFailure``
+    /// when the card cannot be rendered and ``BuildCancelled`` when cancelled.
     func render(_ lookUp: CardLookUp, cancellation: Cancellation) async throws -> RenderedCard {
         let plan = lookUp.plan
         do {
@@ -45,14 +46,6 @@ struct CardRendering: Sendable {
                 return try Self.prepare(plan, photo: photo, maxPixels: maxPixels)
             }
             let locales = [lookUp] + lookUp.translations
-            guard locales.contains(where: { !$0.isComplete }) else {
-                return RenderedCard(lookUp: lookUp, facts: lookUp.facts!, bitmaps: [:], newBackground: nil,
-                                    stages: StageReport.allCached(lookUp.images.keys),
-                                    translations: lookUp.translations.map {
-                                        RenderedCard(lookUp: $0, facts: $0.facts!, bitmaps: [:], newBackground: nil,
-                                                     stages: StageReport.allCached($0.images.keys))
-                                    })
-            }
             let key = prepared.backgroundKey
             let cachedBackground = await cachedBackground(for: key)
             let background = try await pool.run { try cachedBackground ?? prepared.computeBackground() }
@@ -71,8 +64,7 @@ struct CardRendering: Sendable {
                 } catch let error as BuildCancelled {
                     throw error
                 } catch {
-                    let failure = CardFailure(card: card, error: error)
-                    throw card.isTranslation ? failure.inLocale(card.locale!) : failure
+                    throw CardFailure(card: card, error: error)
                 }
             }
             let source = painted.removeFirst()

@@ -36,7 +36,8 @@ struct Planner: Sendable {
             }
             // A card that fails is never kept, so its failure is found again in the usual order.
             return .success(try memo.value(for: card.id, if: { kept in
-                kept.plan.card == card && kept.plan.inEveryLocale.allSatisfy({ (try? self.fonts(for: $0.card)) == $0.fonts })
+                kept.plan.card == card && kept.plan.fonts == fonts
+                    && kept.plan.translations.allSatisfy({ (try? self.fonts(for: $0.card)) == $0.fonts })
                     && kept.plan.inputs.image == image && kept.installedFonts == coverageMemo?.installedFonts && kept.strict == strict
             }, else: { () throws(CardFailure) in
                 CardPlan.Kept(plan: try newPlan(of: card, fonts: fonts), installedFonts: coverageMemo?.installedFonts,
@@ -63,19 +64,15 @@ struct Planner: Sendable {
     }
 
     /// A new plan for `card`, whose fonts resolved to `fonts`, with a plan for each of its translated
-    /// locales; a failure in one of them fails the card, naming the locale, after the source locale's
-    /// own failures (an image that cannot be read is the card's, not a locale's).
+    /// locales; a failure in one of them fails the card, naming the locale (``CardFailure``), after the
+    /// source locale's own failures (an image that cannot be read is the card's, not a locale's).
     private func newPlan(of card: Card, fonts: ResolvedFonts) throws(CardFailure) -> CardPlan {
         let source = try plan(of: card, fonts: fonts)
         guard !card.localizations.isEmpty else { return source }
         let translations = try card.localizations.map { localization throws(CardFailure) in
             let translated = card.localized(localization)
-            do throws(CardFailure) {
-                try Self.checkText(of: translated)
-                return try plan(of: translated, fonts: try self.fonts(for: translated))
-            } catch {
-                throw error.inLocale(localization.locale)
-            }
+            try Self.checkText(of: translated)
+            return try plan(of: translated, fonts: try self.fonts(for: translated))
         }
         return CardPlan(card: source.card, fonts: source.fonts, inputs: source.inputs, warnings: source.warnings,
                         translations: translations)
@@ -97,7 +94,7 @@ struct Planner: Sendable {
         let inputs = CardInputs(imageDigest: digest, card: card, fonts: fonts, drawnFonts: drawn)
         let warnings = [("title", title), ("description", description)].compactMap { field, coverage in
             coverage.missing.isEmpty ? nil
-                : BuildReport.Warning(field: card.isTranslation ? CardFailure.field(field, in: card.locale!) : field,
+                : BuildReport.Warning(field: CardFailure.named(field, for: card) ?? field,
                                       message: "\(UndrawableText(characters: coverage.missing))")
         }
         return CardPlan(card: card, fonts: fonts, inputs: inputs, warnings: warnings)
