@@ -3,7 +3,23 @@ extension CardManifest.Card {
     /// catalog without `locales`.
     public var locales: [LocaleTag] {
         guard let locale else { return [] }
-        return [locale] + (localizations ?? [:]).keys.sorted().compactMap(LocaleTag.init)
+        return Self.listingOrder(source: locale, translated: translationsByTag.compactMap { LocaleTag($0.tag) })
+    }
+
+    /// `source`, then `translated` by tag: the order in which a card's locales are listed everywhere
+    /// (the manifest's ``locales``, the gallery's menu, the asset catalog's image sets).
+    package static func listingOrder(source: LocaleTag, translated: some Sequence<LocaleTag>) -> [LocaleTag] {
+        [source] + translated.sorted { $0.description < $1.description }
+    }
+
+    /// The card's translations, by tag in ``listingOrder(source:translated:)``'s order.
+    package var translationsByTag: [(tag: String, localization: CardManifest.Localization)] {
+        (localizations ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    /// The card's images in each locale: the source locale's (with no tag), then each translation's by tag.
+    package var imagesByLocale: [(tag: String?, images: [String: CardManifest.Image])] {
+        [(nil, images)] + translationsByTag.map { ($0.tag, $0.localization.images) }
     }
 
     /// The card as a device whose languages are `preferredLanguages` (most preferred first, as
@@ -32,7 +48,5 @@ extension CardManifest.Card {
     }
 
     /// The card's images in its source locale, then in each other locale.
-    package var imagesInEveryLocale: [[String: CardManifest.Image]] {
-        [images] + (localizations ?? [:]).values.map(\.images)
-    }
+    package var imagesInEveryLocale: [[String: CardManifest.Image]] { imagesByLocale.map(\.images) }
 }

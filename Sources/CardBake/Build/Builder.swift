@@ -238,8 +238,8 @@ public struct Builder: Sendable {
     /// files, the manifest, and the gallery (or its removal).
     private func writeOutput(_ cards: [Card], locales: CatalogLocales?, from spool: EntrySpool, with writer: OutputWriter,
                              _ bench: Workbench) async throws -> WrittenOutput {
-        // In the manifest's order (`CardManifest.Card.locales`): the gallery is made from the manifest alone.
-        let locales = locales.map { [$0.source] + $0.translated.sorted { $0.description < $1.description } } ?? []
+        // In the manifest's order: the gallery is made from the manifest alone.
+        let locales = locales.map { CardManifest.Card.listingOrder(source: $0.source, translated: $0.translated) } ?? []
         let written = try await writer.replacingFiles {
             let written = try await Self.write(cards, from: spool, with: writer, width: request.jobs)
             let manifest = try writer.replaceManifest(

@@ -35,7 +35,7 @@ struct GalleryCard: Sendable {
 
     /// The one mapping from a manifest entry to what the page needs.
     init(entry: CardManifest.Entry) {
-        let translations = (entry.localizations ?? [:]).sorted { $0.key < $1.key }.map { locale, localization in
+        let translations = entry.card.translationsByTag.map { locale, localization in
             (locale, GalleryCard(id: entry.id, title: localization.title, size: localization.size ?? entry.size,
                                  placeholder: localization.placeholder ?? entry.placeholder, images: localization.images))
         }

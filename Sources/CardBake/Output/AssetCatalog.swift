@@ -47,9 +47,9 @@ enum AssetCatalog {
     static func files(for entries: [CardManifest.Entry], withTopContents: Bool) -> [File] {
         var files = withTopContents ? [File(path: contentsName, content: .json(topContents))] : []
         for entry in entries {
-            let translations = (entry.localizations ?? [:]).sorted { $0.key < $1.key }
-            let images = ([(locale: String?.none, images: entry.images)] + translations.map { ($0.key, $0.value.images) })
-                .flatMap { locale, images in CardFile.files(in: images).map { (locale: locale, file: $0) } }
+            let images = entry.card.imagesByLocale.flatMap { locale, images in
+                CardFile.files(in: images).map { (locale: locale, file: $0) }
+            }
             files.append(File(path: imageSet(entry.id) + contentsName,
                               content: .json(imageSetContents(images.map {
                                   ImageSlot(scale: $0.file.scale, file: fileName(of: $0.file.file), locale: $0.locale)

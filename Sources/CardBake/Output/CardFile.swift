@@ -11,8 +11,7 @@ struct CardFile: Sendable, Equatable {
     /// The files `entry` lists in its source locale, then in each translated locale by tag; each
     /// locale's smallest scale first.
     static func files(of entry: CardManifest.Entry) -> [CardFile] {
-        let translations = (entry.localizations ?? [:]).sorted { $0.key < $1.key }.map(\.value.images)
-        return ([entry.images] + translations).flatMap(files(in:))
+        entry.card.imagesInEveryLocale.flatMap(files(in:))
     }
 
     /// The files of `images` (by scale name), smallest scale first.
