@@ -18,16 +18,6 @@ struct CatalogOutline: Sendable, Equatable {
         let index: Int
         let scales: [Int]
         let fileExtension: String
-        /// The catalog's translated locales, in which the card has bitmaps too.
-        let translatedLocales: [LocaleTag]
-
-        /// Its bitmaps' files in the output folder: in the order of its scales, in the source locale
-        /// then in each translated one.
-        var files: [String] {
-            ([nil] + translatedLocales).flatMap { locale in
-                scales.map { OutputFolder.file(id: id, scale: $0, fileExtension: fileExtension, locale: locale) }
-            }
-        }
     }
 
     /// In catalog order.
@@ -36,6 +26,16 @@ struct CatalogOutline: Sendable, Equatable {
     let imagePaths: [String]
     /// Each distinct font request, sorted.
     let fontRequests: [FontRequest]
+    /// The catalog's translated locales, in which every card has bitmaps too.
+    var translatedLocales: [LocaleTag] = []
+
+    /// `card`'s bitmaps' files in the output folder: in the order of its scales, in the source locale
+    /// then in each translated one.
+    func files(of card: Card) -> [String] {
+        ([nil] + translatedLocales).flatMap { locale in
+            card.scales.map { OutputFolder.file(id: card.id, scale: $0, fileExtension: card.fileExtension, locale: locale) }
+        }
+    }
 
     /// A catalog's outline and the digest of the catalog file's bytes it was made from (nil for a
     /// catalog not read from a file, which is never built as a whole).
@@ -134,7 +134,6 @@ extension CatalogOutline {
         static func keep(_ outline: CatalogOutline, key: ContentDigest, catalog: URL, in cache: URL) {
             let runs = KindRuns(outline.cards)
             guard outline.cards.indices.elementsEqual(outline.cards.map(\.index)), runs.fit(outline.cards),
-                  Set(outline.cards.map(\.translatedLocales)).count <= 1,
                   let status = try? FileStatus(path: catalog.fileSystemPath) else { return }
             var bytes = header + key.bytes
             bytes.appendFileStatus(status)
@@ -155,9 +154,8 @@ extension CatalogOutline {
                 bytes.appendBigEndian(UInt16(request.weight ?? 0))
                 bytes.append(request.italic ? 1 : 0)
             }
-            let translatedLocales = outline.cards.first?.translatedLocales ?? []
-            bytes.appendBigEndian(UInt32(translatedLocales.count))
-            for locale in translatedLocales {
+            bytes.appendBigEndian(UInt32(outline.translatedLocales.count))
+            for locale in outline.translatedLocales {
                 bytes.appendText(locale.description)
             }
             bytes.appendBigEndian(UInt32(runs.kinds.count))
@@ -221,10 +219,10 @@ extension CatalogOutline {
                 else { return nil }
                 let kindOfEach = runs.flatMap { repeatElement($0.kind, count: $0.count) }
                 let cards = zip(ids, kindOfEach).enumerated().map { index, card in
-                    Card(id: card.0, index: index, scales: card.1.scales, fileExtension: card.1.fileExtension,
-                         translatedLocales: translatedLocales)
+                    Card(id: card.0, index: index, scales: card.1.scales, fileExtension: card.1.fileExtension)
                 }
-                return Saved(key: key, outline: CatalogOutline(cards: cards, imagePaths: imagePaths, fontRequests: fontRequests))
+                return Saved(key: key, outline: CatalogOutline(cards: cards, imagePaths: imagePaths, fontRequests: fontRequests,
+                                                               translatedLocales: translatedLocales))
             }
         }
 
@@ -276,17 +274,16 @@ extension CatalogOutline {
 extension CatalogOutline {
     /// The outline of `catalog`'s cards.
     init(_ catalog: Catalog) {
-        let translatedLocales = catalog.locales?.translated ?? []
         let cards = catalog.cards.map {
-            Card(id: $0.id, index: $0.index, scales: $0.style.scales, fileExtension: $0.style.output.kind.fileExtension,
-                 translatedLocales: translatedLocales)
+            Card(id: $0.id, index: $0.index, scales: $0.style.scales, fileExtension: $0.style.output.kind.fileExtension)
         }
         // Each distinct path made normal once: catalogs repeat their images.
         let imagePaths = Set(Set(catalog.cards.map(\.imagePath)).map(NormalPath.inCurrentDirectory)).sorted()
         let fontRequests = Set(catalog.cards.flatMap { card in
             ([card.style] + card.localizations.map(\.style)).flatMap { [$0.title.fontRequest, $0.description.fontRequest] }
         })
-        self.init(cards: cards, imagePaths: imagePaths, fontRequests: fontRequests.sorted())
+        self.init(cards: cards, imagePaths: imagePaths, fontRequests: fontRequests.sorted(),
+                  translatedLocales: catalog.locales?.translated ?? [])
     }
 }
 

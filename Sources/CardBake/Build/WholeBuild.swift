@@ -103,7 +103,7 @@ struct WholeBuild {
             outline.cards[start..<min(start + 256, outline.cards.count)]
         }
         let found = await pool.map(batches) { cards in
-            let files = cards.flatMap(\.files)
+            let files = cards.flatMap(outline.files(of:))
             return zip(files, output.statCache.digests(ofFilesAtPaths: files.map(output.path(of:))))
                 .map { (file: $0, digest: $1) }
         }

@@ -11,7 +11,7 @@ extension WriteJournal {
     /// looked for only where cardbake writes: the folder itself, `cards/` and its locales' folders, the
     /// manifest's pages and the gallery's chunks.
     static func output(_ folder: OutputFolder, outline: CatalogOutline) -> WriteJournal {
-        output(folder, writing: { Set(outline.cards.flatMap(\.files)) })
+        output(folder, writing: { Set(outline.cards.flatMap(outline.files(of:))) })
     }
 
     /// The journal of an output folder for a command that may write `writing()` (relative paths),
