@@ -59,6 +59,8 @@ public struct FetchedPhoto: Sendable, Equatable {
     public var source: PhotoSource
     /// Bytes downloaded for it this build.
     public var downloadedBytes: Int
+    /// When the server last gave or confirmed these bytes: they need no revalidation until `maxAge` after it.
+    public var confirmedAt: Date
     /// Why a cached copy is used: fetching failed with this (``PhotoSource/stale``).
     public var warning: String?
 }
@@ -144,7 +146,8 @@ public final class PhotoFetcher: Sendable {
         guard let record = await record(for: url) else { return nil }
         var path = intactFile(record.digest)
         if path == nil { path = await store.blobFile(record.digest) }
-        return (FetchedPhoto(path: path, digest: record.digest, source: .cached, downloadedBytes: 0),
+        return (FetchedPhoto(path: path, digest: record.digest, source: .cached, downloadedBytes: 0,
+                             confirmedAt: record.confirmedAt),
                 !record.isFresh(maxAge: maxAge, now: now))
     }
 
@@ -172,7 +175,8 @@ public final class PhotoFetcher: Sendable {
     private func photo(at url: String, maxAge: Duration, now: Date) async -> Result<FetchedPhoto, PhotoFetchFailure> {
         let cached = await cachedRecord(for: url)
         if let (record, path) = cached, settings.mode == .offline || (settings.mode == .normal && record.isFresh(maxAge: maxAge, now: now)) {
-            return .success(FetchedPhoto(path: path, digest: record.digest, source: .cached, downloadedBytes: 0))
+            return .success(FetchedPhoto(path: path, digest: record.digest, source: .cached, downloadedBytes: 0,
+                                         confirmedAt: record.confirmedAt))
         }
         guard settings.mode != .offline else {
             return .failure(PhotoFetchFailure(url, "never fetched, and --offline makes no request"))
@@ -182,7 +186,7 @@ public final class PhotoFetcher: Sendable {
         } catch let failure as PhotoFetchFailure {
             guard let (record, path) = cached else { return .failure(failure) }
             return .success(FetchedPhoto(path: path, digest: record.digest, source: .stale, downloadedBytes: 0,
-                                         warning: "\(failure); using the copy fetched \(Self.age(since: record.fetchedAt, now: now)) ago"))
+                                         confirmedAt: record.confirmedAt, warning: "\(failure); using the copy fetched \(Self.age(since: record.fetchedAt, now: now)) ago"))
         } catch {
             return .failure(PhotoFetchFailure(url, "\(error)"))
         }
@@ -210,7 +214,8 @@ public final class PhotoFetcher: Sendable {
             if let lastModified { confirmed.lastModified = lastModified }
             try await keep(confirmed, for: url)
             // The copy in the remote cache stays there until a card renders.
-            return FetchedPhoto(path: cached?.path, digest: confirmed.digest, source: .revalidated, downloadedBytes: 0)
+            return FetchedPhoto(path: cached?.path, digest: confirmed.digest, source: .revalidated, downloadedBytes: 0,
+                                confirmedAt: now)
         case 200:
             let data: Data
             do {
@@ -230,7 +235,8 @@ public final class PhotoFetcher: Sendable {
                 throw PhotoFetchFailure(url, "cannot store the photo in the cache: \(error)")
             }
             guard let path = await store.blobFile(digest) else { throw PhotoFetchFailure(url, "the stored photo is gone") }
-            return FetchedPhoto(path: path, digest: digest, source: .fetched, downloadedBytes: answer.bodyBytes)
+            return FetchedPhoto(path: path, digest: digest, source: .fetched, downloadedBytes: answer.bodyBytes,
+                                confirmedAt: now)
         default:
             throw PhotoFetchFailure(url, "HTTP \(answer.status)")
         }

@@ -38,6 +38,9 @@ package struct PhotoRecord: Codable, Sendable, Equatable {
         try! JSONEncoder().encode(self)
     }
 
+    /// When the server last gave or confirmed the bytes.
+    package var confirmedAt: Date { Date(timeIntervalSince1970: fetchedAt) }
+
     /// Whether the bytes were fetched or confirmed less than `maxAge` before `now`.
     package func isFresh(maxAge: Duration, now: Date) -> Bool {
         now.timeIntervalSince1970 - fetchedAt < Double(maxAge.components.seconds)

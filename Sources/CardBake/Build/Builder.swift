@@ -71,18 +71,24 @@ public struct Builder: Sendable {
         defer { workspace.close() }
         let pool = WorkerPool(threads: request.jobs)
         defer { pool.shutDown() }
-        let photos = await fetchPhotos(&reading, workspace: workspace, events: events)
+        try reading.parseUnlessKept(statCache: workspace.statCache)
+        var photos = await fetchPhotos(&reading, workspace: workspace, events: events)
         let bench = try Workbench(request: request, workspace: workspace, pool: pool,
-                                  installedFonts: read.installedFonts, reading: &reading, fetchesPhotos: photos != nil)
+                                  installedFonts: read.installedFonts, reading: &reading)
 
-        var wholeBuild = WholeBuild(bench.source.outline, catalogDigest: bench.source.digest, request: request,
-                                    statCache: workspace.statCache, fonts: bench.fonts, installedFonts: bench.installedFonts)
+        var wholeBuild = bench.wholeBuild(of: bench.source, request: request)
         if let wholeBuild, await isUpToDateAsAWhole(wholeBuild, bench) {
-            var report = try await reportUpToDate(bench, reading: reading, start: start, events: events)
-            report.photos = photos?.traffic
+            var report = try await reportUpToDate(bench, reading: reading, photos: photos, start: start, events: events)
+            report.photos = photos?.traffic ?? bench.source.outline.cachedPhotos
             return report
         }
-        let catalog = try parsedCatalog(&reading, bench, wholeBuild: &wholeBuild)
+        // A kept outline stood for the catalog, whose photos given as URLs are fetched now it is parsed.
+        let photosFetchedLate = reading.parsed == nil && !bench.source.outline.photoURLCards.isEmpty
+        if photosFetchedLate {
+            _ = try reading.catalog()
+            photos = await fetchPhotos(&reading, workspace: workspace, events: events)
+        }
+        let catalog = try parsedCatalog(&reading, bench, wholeBuild: &wholeBuild, photosFetchedLate: photosFetchedLate)
         let missingTranslations = catalog.catalog.missingTranslations
         for missing in missingTranslations {
             events(.warning("\(request.catalog.relativePath): \(missing)"))
@@ -108,7 +114,7 @@ public struct Builder: Sendable {
         // again; so with missing translations, which the next build must parse the catalog to tell.
         if let wholeBuild, missingTranslations.isEmpty,
            !results.contains(where: { $0.status == .failed || $0.warnings != nil }) {
-            await record(wholeBuild, written: written, bench)
+            await record(wholeBuild, of: catalog.outline, written: written, photos: photos, bench)
         }
         let remoteTraffic = await workspace.finishRemote()
         let collected = await workspace.finishBuild()
@@ -118,8 +124,7 @@ public struct Builder: Sendable {
     }
 
     /// Fetches the photos the build's cards give as URLs (``CardPhotos``), into the parsed catalog;
-    /// nil when it gives none. Call holding the cache. A catalog with an outline kept gives none:
-    /// one that fetches photos keeps no outline.
+    /// nil when it gives none or is not parsed (a kept outline stands for it). Call holding the cache.
     private func fetchPhotos(_ reading: inout CatalogReading<LoadedCatalog>, workspace: CacheWorkspace,
                              events: @escaping @Sendable (BuildEvent) -> Void) async -> CardPhotos? {
         guard var loaded = reading.parsed else { return nil }
@@ -144,13 +149,10 @@ public struct Builder: Sendable {
         let assetCatalog: AssetCatalogWriter?
         let fonts = FontResolver()
         let installedFonts: ContentDigest
-        /// The catalog gives photos as URLs: its outline is never kept, so that a build parses it and revalidates them.
-        let fetchesPhotos: Bool
 
         init(request: BuildRequest, workspace: CacheWorkspace, pool: WorkerPool, installedFonts: ContentDigest,
-             reading: inout CatalogReading<LoadedCatalog>, fetchesPhotos: Bool) throws {
+             reading: inout CatalogReading<LoadedCatalog>) throws {
             self.workspace = workspace
-            self.fetchesPhotos = fetchesPhotos
             self.pool = pool
             self.installedFonts = installedFonts
             records = RecordCache(store: workspace.store)
@@ -161,6 +163,12 @@ public struct Builder: Sendable {
                 // A build with an asset catalog keeps no outline: its catalog is parsed.
                 try AssetCatalogWriter(directory: $0, statCache: workspace.statCache, cards: try reading.catalog().catalog.cards)
             }
+        }
+
+        /// What a build of `source`'s cards as a whole reads; nil when it is not from a file.
+        func wholeBuild(of source: CatalogOutline.Source, request: BuildRequest) -> WholeBuild? {
+            WholeBuild(source.outline, catalogDigest: source.digest, request: request, statCache: workspace.statCache,
+                       fonts: fonts, installedFonts: installedFonts)
         }
     }
 
@@ -175,8 +183,8 @@ public struct Builder: Sendable {
 
     /// The shortcut: the report of a build found up to date as a whole, having written only the
     /// asset catalog and the shard record where they are missing or changed.
-    private func reportUpToDate(_ bench: Workbench, reading: CatalogReading<LoadedCatalog>, start: ContinuousClock.Instant,
-                                events: @Sendable (BuildEvent) -> Void) async throws -> BuildReport {
+    private func reportUpToDate(_ bench: Workbench, reading: CatalogReading<LoadedCatalog>, photos: CardPhotos?,
+                                start: ContinuousClock.Instant, events: @Sendable (BuildEvent) -> Void) async throws -> BuildReport {
         let source = bench.source
         events(.planned(total: source.outline.cards.count, toRender: 0, failed: 0))
         try await bench.assetCatalog?.write(bench.output.readManifest()?.cards ?? [], from: bench.output)
@@ -189,7 +197,7 @@ public struct Builder: Sendable {
                                    settings: request.settingsDigest, manifest: manifestDigest)
         }
         if reading.parsed != nil {
-            keepOutline(source, bench)
+            keepOutline(source, photos: photos, bench)
         }
         bench.workspace.finishWholeBuild()
         return BuildReport(cards: source.outline.cachedResults,
@@ -209,19 +217,21 @@ public struct Builder: Sendable {
     }
 
     /// The catalog parsed, if a kept outline stood for it so far. The build is of the bytes parsed: if
-    /// the file changed since the stat cache looked, the outline is made again and no whole build is recorded.
+    /// the file changed since the stat cache looked, the outline is made again and no whole build is
+    /// recorded; if its photos were fetched after the outline stood for it, the outline and the whole
+    /// build are made again from the photos fetched.
     private func parsedCatalog(_ reading: inout CatalogReading<LoadedCatalog>, _ bench: Workbench,
-                               wholeBuild: inout WholeBuild?) throws -> ParsedCatalog {
+                               wholeBuild: inout WholeBuild?, photosFetchedLate: Bool) throws -> ParsedCatalog {
         let built = try reading.catalog()
-        guard built.whole.digest != bench.source.digest else {
+        guard built.whole.digest != bench.source.digest || photosFetchedLate else {
             return ParsedCatalog(whole: built.whole, catalog: built.catalog, outline: bench.source.outline,
                                  writer: bench.cleaningWriter)
         }
-        wholeBuild = nil
-        let outline = CatalogOutline(built.catalog)
-        return ParsedCatalog(whole: built.whole, catalog: built.catalog, outline: outline,
+        let source = CatalogOutline.Source(built.catalog, digest: built.whole.digest)
+        wholeBuild = source.digest == bench.source.digest ? bench.wholeBuild(of: source, request: request) : nil
+        return ParsedCatalog(whole: built.whole, catalog: built.catalog, outline: source.outline,
                              writer: OutputWriter(folder: bench.output, records: bench.records,
-                                                  journal: .output(bench.output, outline: outline)))
+                                                  journal: .output(bench.output, outline: source.outline)))
     }
 
     /// What the write stage and the manifest and gallery after it left in the output folder.
@@ -265,14 +275,15 @@ public struct Builder: Sendable {
     /// Records the build as a whole, for the next build's shortcut, and keeps the catalog's outline.
     /// Only that shortcut depends on it: a record that cannot be stored is not an error, and one a
     /// remote cache already holds (another machine's build of these inputs) is not sent again.
-    private func record(_ wholeBuild: WholeBuild, written: WrittenOutput, _ bench: Workbench) async {
+    private func record(_ wholeBuild: WholeBuild, of outline: CatalogOutline, written: WrittenOutput, photos: CardPhotos?,
+                        _ bench: Workbench) async {
         var files = written.cards.files
         files.add(written.derived)
         let outputs = WholeBuild.outputDigest(manifest: written.manifest, files: files)
         if await bench.records.record(ContentDigest.self, for: wholeBuild.key) != outputs {
             try? await bench.records.save(outputs, for: wholeBuild.key)
         }
-        keepOutline(bench.source, bench)
+        keepOutline(CatalogOutline.Source(outline: outline, digest: bench.source.digest), photos: photos, bench)
     }
 
     /// The files a build of the cards of `outline` read: the catalog, their images, and the fonts once resolved.
@@ -305,14 +316,16 @@ public struct Builder: Sendable {
     /// Keeps the outline of the catalog just found built as a whole, for the next build to take instead
     /// of parsing it (``CatalogOutline/Saved``), if the catalog file still has the bytes built. Looking
     /// the file up puts it in the stat cache, where the next build finds its digest. A catalog that
-    /// gives photos as URLs keeps none: the next build parses it to revalidate them.
-    private func keepOutline(_ source: CatalogOutline.Source, _ bench: Workbench) {
-        guard CatalogOutline.isKept(for: request), !bench.fetchesPhotos, let cache = request.cache,
+    /// gives photos as URLs keeps it until the first is due for revalidation: the build after parses
+    /// it and revalidates them.
+    private func keepOutline(_ source: CatalogOutline.Source, photos: CardPhotos?, _ bench: Workbench) {
+        let until = photos.map { $0.freshUntil ?? .distantPast }
+        guard CatalogOutline.isKept(for: request), until.map({ $0 > Date() }) ?? true, let cache = request.cache,
               let digest = source.digest, (try? bench.workspace.statCache.digest(ofFileAt: request.catalog)) == digest
         else { return }
         CatalogOutline.Saved.keep(source.outline, key: CatalogOutline.key(catalog: request.catalog, digest: digest,
                                                                           settings: request.settingsDigest),
-                                  catalog: request.catalog, in: cache)
+                                  catalog: request.catalog, in: cache, until: until)
     }
 
     /// The CPUs found and the cards rendered at once, for the report.

@@ -11,6 +11,9 @@ struct CardPhotos: Sendable {
     let failures: [String: PhotoFetchFailure]
     /// What the build fetched, for its report.
     let traffic: PhotoTraffic
+    /// Until when every photo had needs no revalidation (`maxAge` after the oldest was confirmed); nil
+    /// when one could not be had. A build may skip parsing the catalog until then (``CatalogOutline``).
+    let freshUntil: Date?
 
     /// Resolves the URLs of `catalog`'s cards to files; a card whose photo cannot be had keeps its
     /// URL unresolved, and its failure is in ``failures``. Warns once when cached copies stand in
@@ -28,7 +31,8 @@ struct CardPhotos: Sendable {
             let path = disk.blobURL(for: digest).fileSystemPath
             return (try? statCache.digest(ofFileAtPath: path)) == digest ? path : nil
         }
-        let results = await fetcher.fetch(urls, maxAge: maxAge(of: catalog)) {
+        let maxAge = maxAge(of: catalog)
+        let results = await fetcher.fetch(urls, maxAge: maxAge) {
             events(.downloaded($0))
         }
         await fetcher.shutDown()
@@ -42,8 +46,10 @@ struct CardPhotos: Sendable {
             uses.append(.init(id: card.id, index: card.index, source: photo.source))
         }
         let downloaded = results.values.reduce(0) { $0 + ((try? $1.get().downloadedBytes) ?? 0) }
+        let oldest = failures.isEmpty ? results.values.compactMap({ try? $0.get().confirmedAt }).min() : nil
         return CardPhotos(failures: failures, traffic: PhotoTraffic(cards: uses, downloadedBytes: downloaded,
-                                                                    requests: fetcher.requestsSent))
+                                                                    requests: fetcher.requestsSent),
+                          freshUntil: oldest?.addingTimeInterval(Double(maxAge.components.seconds)))
     }
 
     /// For `check`, which never downloads: `catalog`'s URLs resolved from the cache's records alone,

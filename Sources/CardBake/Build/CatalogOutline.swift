@@ -10,7 +10,9 @@ import Foundation
 /// A build that records a whole build also keeps its catalog's outline in the cache folder
 /// (``Saved``), under the catalog's path and bytes and the request's settings, so that the next
 /// build or `check` of the same bytes, found up to date, never parses the catalog: as ccache's direct
-/// mode answers from a file's digest without preprocessing it.
+/// mode answers from a file's digest without preprocessing it. A catalog that gives photos as URLs
+/// keeps its outline until the first of them is due for revalidation (`maxAge`), so that a no-op
+/// within it makes no request and parses nothing either.
 struct CatalogOutline: Sendable, Equatable {
     struct Card: Sendable, Equatable {
         let id: String
@@ -28,6 +30,8 @@ struct CatalogOutline: Sendable, Equatable {
     let fontRequests: [FontRequest]
     /// The catalog's translated locales, in which every card has bitmaps too.
     var translatedLocales: [LocaleTag] = []
+    /// The positions in ``cards`` of the cards whose photo is a URL, as runs.
+    var photoURLCards: [Range<Int>] = []
 
     /// `card`'s bitmaps' files in the output folder: in the order of its scales, in the source locale
     /// then in each translated one.
@@ -47,6 +51,14 @@ struct CatalogOutline: Sendable, Equatable {
     /// The report line of each card, all cached.
     var cachedResults: [BuildReport.CardResult] {
         cards.map { .cached(id: $0.id, index: $0.index, scales: $0.scales) }
+    }
+
+    /// The report's photos when every photo given as a URL came from the cache with no request; nil
+    /// when the catalog gives none.
+    var cachedPhotos: PhotoTraffic? {
+        guard !photoURLCards.isEmpty else { return nil }
+        let uses = photoURLCards.joined().map { PhotoTraffic.Use(id: cards[$0].id, index: cards[$0].index, source: .cached) }
+        return PhotoTraffic(cards: uses, downloadedBytes: 0, requests: 0)
     }
 
     /// The key an outline is kept under: the catalog file's path and the digest of its bytes, and
@@ -71,14 +83,17 @@ extension CatalogOutline {
     ///
     /// The file, all integers big-endian, strings as a UInt32 length and UTF-8:
     ///
-    ///     "cardbake-catalog-outline 5\n"
+    ///     "cardbake-catalog-outline 6\n"
     ///     32-byte key (``CatalogOutline/key(catalog:digest:settings:)``)
     ///     Int64 size, Int64 modification time, UInt64 inode, Int64 change time: the catalog file's status
+    ///     Int64 seconds since 1970 from which the outline is not used, as a photo given as a URL is due
+    ///         for revalidation (0: never)
     ///     UInt32 image count, each image's path
     ///     UInt32 font count, each font request: UInt8 kind (0 a family, 1 a file), the family or the
     ///         path (as ``FontRequest/description`` has it, so that the whole-build key is the same),
     ///         UInt16 weight (0 when none is asked), UInt8 italic (0 or 1)
     ///     UInt32 translated locale count, each locale's tag
+    ///     UInt32 run count, each run of cards whose photo is a URL: UInt32 first position, UInt32 count
     ///     UInt32 kind count, each kind of card: its bitmaps' extension, UInt8 scale count, a UInt8 per scale
     ///     UInt32 run count, each run of cards of one kind: UInt16 kind, UInt32 card count
     ///     UInt32 card count, each card's ID as UInt8 bytes shared with the previous card's ID, UInt8
@@ -87,23 +102,23 @@ extension CatalogOutline {
     ///     32-byte SHA-256 of everything before it
     ///
     /// A card's index is its position: only a build of the whole catalog keeps an outline. A file that
-    /// does not start with this exact header, or fails its checksum, is ignored.
+    /// does not start with this exact header, fails its checksum or is past its time, is ignored.
     struct Saved: Sendable {
         let key: ContentDigest
         let outline: CatalogOutline
 
         static let fileName = "catalog-outline"
-        private static let header = Array("cardbake-catalog-outline 5\n".utf8)
+        private static let header = Array("cardbake-catalog-outline 6\n".utf8)
 
         /// The outline kept in `cache` while the file at `catalog` had the status it has now; nil when
-        /// there is none, the status differs, or the file is damaged or of another version. The status
-        /// is compared before anything else is read: a catalog that changed is parsed at once. One that
-        /// did not most likely has the bytes the outline was kept for; the stat cache decides
-        /// (``source(for:statCache:)``).
-        init?(in cache: URL, describing catalog: URL) {
+        /// there is none, the status differs, its photos are due for revalidation at `now`, or the file
+        /// is damaged or of another version. The status is compared before anything else is read: a
+        /// catalog that changed is parsed at once. One that did not most likely has the bytes the
+        /// outline was kept for; the stat cache decides (``source(for:statCache:)``).
+        init?(in cache: URL, describing catalog: URL, now: Date = Date()) {
             guard let file = try? ReadableFile(path: cache.appendingPathComponent(Self.fileName).fileSystemPath).readToEnd(),
                   let status = try? FileStatus(path: catalog.fileSystemPath),
-                  let saved = Self.decode(file, describing: status)
+                  let saved = Self.decode(file, describing: status, now: now)
             else { return nil }
             self = saved
         }
@@ -114,9 +129,10 @@ extension CatalogOutline {
         }
 
         /// The outline a build of `request` may use, if one is kept in its cache folder for the catalog
-        /// file as it is (``init(in:describing:)``).
+        /// file as it is (``init(in:describing:)``); none with `--refresh`, which revalidates every
+        /// photo the catalog gives as a URL.
         static func kept(for request: BuildRequest) -> Saved? {
-            guard isKept(for: request), let cache = request.cache else { return nil }
+            guard isKept(for: request), request.photos.mode != .refresh, let cache = request.cache else { return nil }
             return Saved(in: cache, describing: request.catalog)
         }
 
@@ -129,14 +145,17 @@ extension CatalogOutline {
             return Source(outline: outline, digest: digest)
         }
 
-        /// Keeps `outline` in `cache` under `key`, with the catalog file's status now; a catalog that
-        /// cannot be examined keeps none (a failure to write only costs the next build a parse).
-        static func keep(_ outline: CatalogOutline, key: ContentDigest, catalog: URL, in cache: URL) {
+        /// Keeps `outline` in `cache` under `key`, with the catalog file's status now, to be used
+        /// until `until` (nil: while the file is unchanged); a catalog that cannot be examined keeps
+        /// none (a failure to write only costs the next build a parse).
+        static func keep(_ outline: CatalogOutline, key: ContentDigest, catalog: URL, in cache: URL, until: Date?) {
             let runs = KindRuns(outline.cards)
             guard outline.cards.indices.elementsEqual(outline.cards.map(\.index)), runs.fit(outline.cards),
+                  outline.cards.count <= Int(UInt32.max),
                   let status = try? FileStatus(path: catalog.fileSystemPath) else { return }
             var bytes = header + key.bytes
             bytes.appendFileStatus(status)
+            bytes.appendBigEndian(Int64(until.map { max(1, $0.timeIntervalSince1970.rounded(.down)) } ?? 0))
             bytes.appendBigEndian(UInt32(outline.imagePaths.count))
             for path in outline.imagePaths {
                 bytes.appendText(path)
@@ -157,6 +176,11 @@ extension CatalogOutline {
             bytes.appendBigEndian(UInt32(outline.translatedLocales.count))
             for locale in outline.translatedLocales {
                 bytes.appendText(locale.description)
+            }
+            bytes.appendBigEndian(UInt32(outline.photoURLCards.count))
+            for run in outline.photoURLCards {
+                bytes.appendBigEndian(UInt32(run.lowerBound))
+                bytes.appendBigEndian(UInt32(run.count))
             }
             bytes.appendBigEndian(UInt32(runs.kinds.count))
             for kind in runs.kinds {
@@ -184,14 +208,15 @@ extension CatalogOutline {
             }
         }
 
-        /// The outline in `file` when it was kept for a catalog with `status`; the status is compared
-        /// before the checksum is verified or anything else decoded.
-        private static func decode(_ file: Data, describing status: FileStatus) -> Saved? {
+        /// The outline in `file` when it was kept for a catalog with `status` and is not past its time
+        /// at `now`; those are compared before the checksum is verified or anything else decoded.
+        private static func decode(_ file: Data, describing status: FileStatus, now: Date) -> Saved? {
             file.withUnsafeBytes { bytes in
                 var reader = BinaryReader(bytes: bytes, offset: 0)
                 guard reader.bytes(header.count)?.elementsEqual(header) == true,
                       let key = reader.bytes(32).flatMap(ContentDigest.init(bytes:)),
-                      reader.fileStatus() == status, file.removingChecksum() != nil,
+                      reader.fileStatus() == status, let until = reader.integer(Int64.self),
+                      until == 0 || now.timeIntervalSince1970 < Double(until), file.removingChecksum() != nil,
                       let imagePaths = reader.list({ $0.text() }),
                       let fontRequests = reader.list({ reader -> FontRequest? in
                           let source: FontRequest.Source? = switch reader.integer(UInt8.self) {
@@ -204,6 +229,10 @@ extension CatalogOutline {
                           return FontRequest(source, weight: weight == 0 ? nil : Int(weight), italic: italic == 1)
                       }),
                       let translatedLocales = reader.list({ $0.text().flatMap(LocaleTag.init) }),
+                      let photoURLCards = reader.list({ reader -> Range<Int>? in
+                          guard let first = reader.integer(UInt32.self), let count = reader.integer(UInt32.self) else { return nil }
+                          return Int(first)..<Int(first) + Int(count)
+                      }),
                       let kinds = reader.list({ reader -> Kind? in
                           guard let fileExtension = reader.text(), let count = reader.integer(UInt8.self),
                                 let scales = reader.bytes(Int(count)) else { return nil }
@@ -215,14 +244,14 @@ extension CatalogOutline {
                           return (kinds[Int(kind)], Int(count))
                       }),
                       let ids = Self.ids(&reader), ids.count == runs.reduce(0, { $0 + $1.count }),
-                      reader.remaining == 32
+                      photoURLCards.allSatisfy({ $0.upperBound <= ids.count }), reader.remaining == 32
                 else { return nil }
                 let kindOfEach = runs.flatMap { repeatElement($0.kind, count: $0.count) }
                 let cards = zip(ids, kindOfEach).enumerated().map { index, card in
                     Card(id: card.0, index: index, scales: card.1.scales, fileExtension: card.1.fileExtension)
                 }
                 return Saved(key: key, outline: CatalogOutline(cards: cards, imagePaths: imagePaths, fontRequests: fontRequests,
-                                                               translatedLocales: translatedLocales))
+                                                               translatedLocales: translatedLocales, photoURLCards: photoURLCards))
             }
         }
 
@@ -282,8 +311,16 @@ extension CatalogOutline {
         let fontRequests = Set(catalog.cards.flatMap { card in
             ([card.style] + card.localizations.map(\.style)).flatMap { [$0.title.fontRequest, $0.description.fontRequest] }
         })
+        var photoURLCards: [Range<Int>] = []
+        for (position, card) in catalog.cards.enumerated() where card.imageURL != nil {
+            if photoURLCards.last?.upperBound == position {
+                photoURLCards[photoURLCards.count - 1] = photoURLCards[photoURLCards.count - 1].lowerBound..<position + 1
+            } else {
+                photoURLCards.append(position..<position + 1)
+            }
+        }
         self.init(cards: cards, imagePaths: imagePaths, fontRequests: fontRequests.sorted(),
-                  translatedLocales: catalog.locales?.translated ?? [])
+                  translatedLocales: catalog.locales?.translated ?? [], photoURLCards: photoURLCards)
     }
 }
 
@@ -316,6 +353,14 @@ struct CatalogReading<Parsed> {
         self.parse = parse
         self.outline = outline
         parsed = saved == nil ? try parse() : nil
+    }
+
+    /// Parses the catalog now unless the kept outline stands for the file's bytes as the stat cache
+    /// finds them; throws what `parse` throws. Call holding the cache.
+    mutating func parseUnlessKept(statCache: StatCache) throws {
+        if parsed == nil, saved?.source(for: request, statCache: statCache) == nil {
+            _ = try catalog()
+        }
     }
 
     /// The catalog's outline, from the kept one when the stat cache finds the file's bytes unchanged,

@@ -57,20 +57,17 @@ public struct Checker: Sendable {
         let statCache = StatCache(loading: read.savedStatCache)
         let fonts = FontResolver()
         let output = OutputFolder(directory: request.output, statCache: statCache)
-        var photoFailures: [String: PhotoFetchFailure] = [:]
-        if var parsed = reading.parsed, parsed.cards.contains(where: { $0.imageURL != nil }) {
-            let store: any ArtifactStoring = try request.cache.flatMap { cache in
-                FileManager.default.fileExists(atPath: cache.path) ? try DiskArtifactStore(readingFrom: cache) : nil
-            } ?? InMemoryArtifactStore()
-            photoFailures = await CardPhotos.resolveFromCache(&parsed, store: store, request: request) { card in
-                note("the photo of \(card.id) was fetched longer than remoteImages.maxAge ago; a build revalidates it")
-            }
-            reading.replaceParsed(with: parsed)
-        }
+        try reading.parseUnlessKept(statCache: statCache)
+        var photoFailures = try await photosFromCache(&reading, note: note)
         let source = try reading.source(statCache: statCache)
         if try await isBuiltAsAWhole(source, in: output, fonts: fonts, installedFonts: read.installedFonts) {
             // The whole-build record does not cover the asset catalog, which lives elsewhere.
             return assetCatalogFindings(for: output.readManifest()?.cards ?? [], statCache: statCache)
+        }
+        if reading.parsed == nil {
+            // A kept outline stood for the catalog, whose photos given as URLs are resolved now it is parsed.
+            _ = try reading.catalog()
+            photoFailures = try await photosFromCache(&reading, note: note)
         }
         let catalog = try reading.catalog()
         try Vips.start()
@@ -105,6 +102,21 @@ public struct Checker: Sendable {
             findings += try Gallery(of: inPlace, digest: digest).differences(in: output)
         }
         return findings
+    }
+
+    /// The photos the parsed catalog gives as URLs, resolved from the cache's records into it
+    /// (``CardPhotos/resolveFromCache(_:store:request:stale:)``); why each URL's cannot be had. None when the catalog is not parsed or gives no URL.
+    private func photosFromCache(_ reading: inout CatalogReading<Catalog>,
+                                 note: (String) -> Void) async throws -> [String: PhotoFetchFailure] {
+        guard var parsed = reading.parsed, parsed.cards.contains(where: { $0.imageURL != nil }) else { return [:] }
+        let store: any ArtifactStoring = try request.cache.flatMap { cache in
+            FileManager.default.fileExists(atPath: cache.path) ? try DiskArtifactStore(readingFrom: cache) : nil
+        } ?? InMemoryArtifactStore()
+        let failures = await CardPhotos.resolveFromCache(&parsed, store: store, request: request) { card in
+            note("the photo of \(card.id) was fetched longer than remoteImages.maxAge ago; a build revalidates it")
+        }
+        reading.replaceParsed(with: parsed)
+        return failures
     }
 
     /// The `--xcassets` catalog's files that differ from those `entries` imply; `entries` is read

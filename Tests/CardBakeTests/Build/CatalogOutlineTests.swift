@@ -41,9 +41,9 @@ struct CatalogOutlineTests {
         ], imagePaths: ["/images/a.jpg", "/images/ß.png"],
            fontRequests: [FontRequest(.family("Noto Sans Bold")), FontRequest(.family("Lato"), weight: 300, italic: true),
                           FontRequest(.file(URL(fileURLWithPath: "/fonts/Lato.ttf", isDirectory: false)), weight: 900)],
-           translatedLocales: locales)
+           translatedLocales: locales, photoURLCards: [0..<1, 2..<4])
         let key = ContentDigest.sha256(Data("key".utf8))
-        CatalogOutline.Saved.keep(outline, key: key, catalog: catalog, in: folder.url)
+        CatalogOutline.Saved.keep(outline, key: key, catalog: catalog, in: folder.url, until: nil)
         let saved = try #require(CatalogOutline.Saved(in: folder.url, describing: catalog))
         #expect(saved.outline == outline && saved.key == key)
         #expect(saved.outline.files(of: saved.outline.cards[1]) == ["cards/b@4x.webp", "cards/ar/b@4x.webp", "cards/pt-BR/b@4x.webp"])
@@ -65,8 +65,14 @@ struct CatalogOutlineTests {
         try FileManager.default.removeItem(at: file)
         let shard = CatalogOutline(cards: [.init(id: "c", index: 3, scales: [1], fileExtension: "png")],
                                    imagePaths: [], fontRequests: [])
-        CatalogOutline.Saved.keep(shard, key: key, catalog: catalog, in: folder.url)
+        CatalogOutline.Saved.keep(shard, key: key, catalog: catalog, in: folder.url, until: nil)
         #expect(!FileManager.default.fileExists(atPath: file.path))
+
+        // One kept until a photo is due reads as none from then on.
+        let now = Date()
+        CatalogOutline.Saved.keep(outline, key: key, catalog: catalog, in: folder.url, until: now + 60)
+        #expect(CatalogOutline.Saved(in: folder.url, describing: catalog, now: now)?.outline == outline)
+        #expect(CatalogOutline.Saved(in: folder.url, describing: catalog, now: now + 60) == nil)
     }
 
     @Test("An outline read back names the images and fonts as the parsed catalog does, odd paths included")
@@ -82,7 +88,7 @@ struct CatalogOutlineTests {
         let parsed = CatalogOutline(try CatalogLoader.decode(Data(json.utf8), file: catalog))
         try FileManager.default.createDirectory(at: folder.file("sub"), withIntermediateDirectories: true)
         try Data(json.utf8).write(to: catalog)
-        CatalogOutline.Saved.keep(parsed, key: ContentDigest.sha256(Data()), catalog: catalog, in: folder.url)
+        CatalogOutline.Saved.keep(parsed, key: ContentDigest.sha256(Data()), catalog: catalog, in: folder.url, until: nil)
         let read = try #require(CatalogOutline.Saved(in: folder.url, describing: catalog)).outline
         #expect(read.cards == parsed.cards && read.imagePaths == parsed.imagePaths)
         #expect(read.fontRequests.map(\.description) == parsed.fontRequests.map(\.description))
@@ -99,7 +105,7 @@ struct CatalogOutlineTests {
         let outline = CatalogOutline(cards: [], imagePaths: [], fontRequests: [])
         let key = CatalogOutline.key(catalog: catalog, digest: ContentDigest.sha256(try Data(contentsOf: catalog)),
                                      settings: request.settingsDigest)
-        CatalogOutline.Saved.keep(outline, key: key, catalog: catalog, in: folder.url)
+        CatalogOutline.Saved.keep(outline, key: key, catalog: catalog, in: folder.url, until: nil)
         let saved = try #require(CatalogOutline.Saved.kept(for: request))
         #expect(saved.source(for: request, statCache: StatCache(loadingFrom: nil))?.outline == outline)
 
@@ -108,6 +114,9 @@ struct CatalogOutlineTests {
         request.overrides = StyleOverrides()
         try Data("{\"cards\": [ ]}".utf8).write(to: catalog)
         #expect(saved.source(for: request, statCache: StatCache(loadingFrom: nil)) == nil)
+        request.photos.mode = .refresh
+        #expect(CatalogOutline.Saved.kept(for: request) == nil, "--refresh revalidates the catalog's photos")
+        request.photos.mode = .normal
         request.shard = Shard(index: 1, count: 1)
         #expect(CatalogOutline.Saved.kept(for: request) == nil)
     }

@@ -171,4 +171,49 @@ struct PhotoFetchBuildTests {
         #expect(warnings.all.count == 1, "\(warnings.all)")
         #expect(warnings.all.first?.contains("HTTP 503") == true, "\(warnings.all)")
     }
+
+    @Test("Within maxAge a no-op takes the kept outline, parsing nothing and sending no request; a build or check that must parse takes the photos from the cache; --refresh revalidates")
+    func outlineWithinMaxAge() async throws {
+        let photo = try Self.photo(5)
+        let server = try ScriptedHTTPServer { request in
+            request.headers["if-none-match"] == "\"v1\"" ? .answer(304) : .answer(200, photo, headers: ["ETag": "\"v1\""])
+        }
+        defer { server.stop() }
+        let fixture = try BuildFixture(images: ["local": try TestImage.blocks(width: 80, height: 60)])
+        fixture.style = ["scales": [1]]
+        fixture.members = ["remoteImages": ["allow": ["127.0.0.1"], "maxAge": "1d"]]
+        fixture.cards += ["a", "b"].map { ["id": $0, "image": "\(server.url)/\($0).png", "title": $0, "description": "Kept."] }
+        #expect(try await fixture.build(photos: Self.settings).count(.rendered) == 3)
+        #expect(server.requests.count == 2)
+
+        // A no-op: the outline stands for the catalog, and the report still says where each photo came from.
+        #expect(try CatalogOutlineTests.reading(fixture).parses == 0)
+        let noOp = try await fixture.build(photos: Self.settings)
+        #expect(noOp.count(.cached) == 3 && server.requests.count == 2)
+        #expect(noOp.photos?.cards.map(\.id) == ["a", "b"] && noOp.photos?.count(.cached) == 2)
+
+        // A bitmap removed: the outline is not enough, so the catalog is parsed and its photos taken
+        // from the cache, with no request; the outline is kept again.
+        let bitmap = fixture.output.appendingPathComponent(try #require(fixture.manifest?.cards[1].images["1x"]?.file))
+        try FileManager.default.removeItem(at: bitmap)
+        #expect(try await Checker(request: CatalogOutlineTests.request(fixture)).run().map(\.cardID) == ["a"])
+        let mended = try await fixture.build(photos: Self.settings)
+        #expect(mended.count(.failed) == 0 && mended.photos?.count(.cached) == 2, "\(mended.failures)")
+        #expect(FileManager.default.fileExists(atPath: bitmap.path))
+        #expect(server.requests.count == 2)
+        #expect(try CatalogOutlineTests.reading(fixture).parses == 0)
+
+        // --refresh passes the outline by and revalidates every photo.
+        var refresh = Self.settings
+        refresh.mode = .refresh
+        let refreshed = try await fixture.build(photos: refresh)
+        #expect(refreshed.photos?.count(.revalidated) == 2 && server.requests.count == 4)
+
+        // Photos due at once (maxAge 0): revalidated every build, and no outline stands for the catalog.
+        fixture.members = ["remoteImages": ["allow": ["127.0.0.1"], "maxAge": "0"]]
+        #expect(try await fixture.build(photos: Self.settings).photos?.count(.revalidated) == 2)
+        #expect(try CatalogOutlineTests.reading(fixture).parses == 1)
+        #expect(try await fixture.build(photos: Self.settings).photos?.count(.revalidated) == 2)
+        #expect(server.requests.count == 8)
+    }
 }
