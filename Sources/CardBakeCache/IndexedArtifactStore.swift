@@ -16,6 +16,8 @@ import Synchronization
 ///
 /// The file is read when the index is first used, and ``savedActionResult(for:)`` answers one key
 /// from it without building the index: a build found up to date as a whole needs no other entry.
+/// That key's record is also kept at the index's head (``keepAtHead(_:)``, ``HeadRecord``), a small
+/// file beside it, so that the answer costs one small read rather than the whole index's.
 ///
 /// The records this build adds (stored, kept, or found in the underlying store) wait for the save in a
 /// ``SpoolFile`` beside the index's file, with only their places in memory: a cold build of a large
@@ -28,6 +30,8 @@ package final class IndexedArtifactStore: ArtifactStoring {
     private let savedEnd = Mutex<RecordLog.End?>(nil)
     private let added = Mutex(AddedRecords())
     private let use: Mutex<Use>
+    /// The key ``save(to:)`` keeps at the index's head.
+    private let headKey = Mutex<ContentDigest?>(nil)
 
     /// The index as far as this build has needed it. The file is read once: a build that probed one key
     /// (``savedActionResult(for:)``) and then runs its stages decodes the bytes it already has.
@@ -77,6 +81,9 @@ package final class IndexedArtifactStore: ArtifactStoring {
             case .loaded: return nil
             case .read(let read): bytes = read
             case .unread:
+                if let file, let head = HeadRecord(besideIndexAt: file), head.key == key {
+                    return .some(head.record)
+                }
                 bytes = file.flatMap(Self.savedBytes)
                 index = .read(bytes)
             }
@@ -172,9 +179,16 @@ package final class IndexedArtifactStore: ArtifactStoring {
         use.withLock { $0.usage }
     }
 
+    /// Has the next ``save(to:)`` keep `key`'s record, which this build looked up or stored, at the
+    /// index's head too: the one key the next build asks for first (a whole build's record).
+    package func keepAtHead(_ key: ContentDigest) {
+        headKey.withLock { $0 = key }
+    }
+
     /// Saves to `file` the action results looked up or stored since loading: what changed appended to
     /// the file loaded (``RecordLog``), or the whole index written; writes nothing if that would not
-    /// change the file, or if the index was never used.
+    /// change the file, or if the index was never used. Then keeps the record ``keepAtHead(_:)`` named
+    /// at the index's head, or removes the head when none was named.
     ///
     /// - Throws: ``FileSystemError/cannotWrite(path:errno:)`` naming the file, or
     ///   ``FileSystemError/cannotRead(path:errno:)`` when a record added cannot be read back.
@@ -204,6 +218,63 @@ package final class IndexedArtifactStore: ArtifactStoring {
         }
         withIndex { $0.saved(pending) }
         savedEnd.withLock { $0 = end }
+        if let key = headKey.withLock({ $0 }), let record = indexedActionResult(for: key) {
+            HeadRecord.keep(record, for: key, besideIndexAt: file)
+        } else {
+            HeadRecord.remove(besideIndexAt: file)
+        }
+    }
+}
+
+/// One record of an index kept in a file of its own beside it, `<index>-head`, with the index file's
+/// status when it was saved: while the index file is that one, the head answers for its key as the
+/// index would. Any other index file (a later save, a collection, a copy) makes the head stale. A head
+/// that cannot be written or read only costs a read of the index.
+///
+/// The file: "cardbake-index-head 1\n", the index file's status (Int64 size, Int64 modification time,
+/// UInt64 inode, Int64 change time, big-endian), the 32-byte key, the record, then a SHA-256 of all before.
+struct HeadRecord {
+    let key: ContentDigest
+    let record: Data
+
+    private static let header = Array("cardbake-index-head 1\n".utf8)
+
+    static func file(besideIndexAt index: URL) -> URL {
+        index.deletingLastPathComponent().appendingPathComponent(index.lastPathComponent + "-head")
+    }
+
+    /// The head beside `index`, if it is intact and was kept with the index file as it is.
+    init?(besideIndexAt index: URL) {
+        guard let bytes = try? ReadableFile(path: Self.file(besideIndexAt: index).fileSystemPath).readToEnd(),
+              let payload = bytes.removingChecksum(), let status = try? FileStatus(path: index.fileSystemPath)
+        else { return nil }
+        let found: (ContentDigest, Data)? = payload.withUnsafeBytes { buffer in
+            var reader = BinaryReader(bytes: buffer, offset: 0)
+            guard reader.bytes(Self.header.count)?.elementsEqual(Self.header) == true, reader.fileStatus() == status,
+                  let key = reader.bytes(32).flatMap(ContentDigest.init(bytes:)),
+                  let record = reader.bytes(reader.remaining) else { return nil }
+            return (key, Data(record))
+        }
+        guard let found else { return nil }
+        (key, record) = found
+    }
+
+    /// Keeps `record` under `key` as the head of the index file as it is now.
+    static func keep(_ record: Data, for key: ContentDigest, besideIndexAt index: URL) {
+        guard let status = try? FileStatus(path: index.fileSystemPath) else { return remove(besideIndexAt: index) }
+        var bytes = header
+        bytes.appendFileStatus(status)
+        bytes.append(contentsOf: key.bytes)
+        bytes.append(contentsOf: record)
+        do {
+            try DigestingFile.writeChecksummed(to: file(besideIndexAt: index)) { try $0(Data(bytes)) }
+        } catch {
+            remove(besideIndexAt: index)
+        }
+    }
+
+    static func remove(besideIndexAt index: URL) {
+        try? FileManager.default.removeItem(at: file(besideIndexAt: index))
     }
 }
 

@@ -283,6 +283,8 @@ public struct Builder: Sendable {
         if await bench.records.record(ContentDigest.self, for: wholeBuild.key) != outputs {
             try? await bench.records.save(outputs, for: wholeBuild.key)
         }
+        // The next build asks for this record before anything else.
+        bench.workspace.store.keepAtHead(wholeBuild.key)
         keepOutline(CatalogOutline.Source(outline: outline, digest: bench.source.digest), photos: photos, bench)
     }
 

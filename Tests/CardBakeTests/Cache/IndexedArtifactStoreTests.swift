@@ -78,6 +78,41 @@ struct IndexedArtifactStoreTests {
         }
     }
 
+    @Test("The record kept at the head answers for its key while the index file is the one saved with it")
+    func headRecord() async throws {
+        try await withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("ac-index")
+            let store = IndexedArtifactStore(base: CountingStore(), loadingIndexFrom: nil)
+            for (index, key) in keys.enumerated() {
+                try await store.storeActionResult(Data("record \(index)".utf8), for: key)
+            }
+            store.keepAtHead(keys[2])
+            try store.save(to: file)
+            let head = try #require(HeadRecord(besideIndexAt: file))
+            #expect(head.key == keys[2] && head.record == Data("record 2".utf8))
+
+            // The head is asked first: one that says otherwise than the index is what answers.
+            HeadRecord.keep(Data("from the head".utf8), for: keys[2], besideIndexAt: file)
+            let next = IndexedArtifactStore(base: CountingStore(), loadingIndexFrom: file)
+            #expect(next.savedActionResult(for: keys[2]) == Data("from the head".utf8))
+            #expect(IndexedArtifactStore(base: CountingStore(), loadingIndexFrom: file).savedActionResult(for: keys[1])
+                    == Data("record 1".utf8), "another key is read from the index")
+
+            // A save that names no head removes it; a head kept with the index file as it was before
+            // (put back) is stale, and the index answers.
+            let headFile = HeadRecord.file(besideIndexAt: file)
+            let kept = try Data(contentsOf: headFile)
+            let later = IndexedArtifactStore(base: CountingStore(), loadingIndexFrom: file)
+            try await later.storeActionResult(Data("record 3".utf8), for: ContentDigest.sha256(Data("key 3".utf8)))
+            try later.save(to: file)
+            #expect(!FileManager.default.fileExists(atPath: headFile.path))
+            try kept.write(to: headFile)
+            #expect(HeadRecord(besideIndexAt: file) == nil)
+            #expect(IndexedArtifactStore(base: CountingStore(), loadingIndexFrom: file).savedActionResult(for: keys[2])
+                    == Data("record 2".utf8))
+        }
+    }
+
     @Test("A lookup the index cannot answer goes to the store, and joins the index")
     func missesGoToTheStore() async throws {
         try await withTemporaryDirectory { directory in
