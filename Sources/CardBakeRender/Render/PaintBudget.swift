@@ -23,14 +23,14 @@ package final class PaintBudget: @unchecked Sendable {
         self.freePixels = freePixels
     }
 
-    /// The budget of a build whose `workers` share `cpus`: room for three quarters of a largest paint
-    /// per CPU they use. Painting the largest scale is about half of a card's work and the smaller
-    /// scales a tenth more, so busy workers want a little over half a largest paint each on average:
-    /// this room keeps the CPUs busy while the largest paints seldom all meet. Two megapixels (a 3x
-    /// card is about one and a half) are free: paints of cards all at one small scale run side by
-    /// side rather than one at a time.
+    /// The budget of a build whose `workers` share `cpus`: room for one and a half largest paints
+    /// per CPU they use, so that the default workers (one more than the CPUs) paint their largest
+    /// scales side by side on a small machine: a paint waits on the text lock and the encoder's
+    /// memory now and then, and with less room a CPU waits for it. More workers than that (`--jobs`)
+    /// take turns. Two megapixels are free: paints of cards all at one small scale run side by side
+    /// rather than one at a time.
     package convenience init(workers: Int, cpus: Int) {
-        self.init(room: Double(min(workers, cpus)) * 0.75, freePixels: 2_000_000)
+        self.init(room: Double(min(workers, cpus)) * 1.5, freePixels: 2_000_000)
     }
 
     /// Runs `body`, which paints `pixels`, once the budget has room for them.

@@ -68,11 +68,11 @@ struct PaintBudgetTests {
         #expect(PaintBudget(workers: 3, cpus: 2).freePixels == 2_000_000)
     }
 
-    @Test("A build's room is three quarters of a largest paint per CPU its workers use, at least one")
+    @Test("A build's room is one and a half largest paints per CPU its workers use")
     func buildRoom() {
-        #expect(PaintBudget(workers: 3, cpus: 2).room == 1.5)
-        #expect(PaintBudget(workers: 8, cpus: 8).room == 6)
-        #expect(PaintBudget(workers: 2, cpus: 16).room == 1.5)
-        #expect(PaintBudget(workers: 1, cpus: 8).room == 1)
+        #expect(PaintBudget(workers: 3, cpus: 2).room == 3)
+        #expect(PaintBudget(workers: 8, cpus: 8).room == 12)
+        #expect(PaintBudget(workers: 2, cpus: 16).room == 3)
+        #expect(PaintBudget(workers: 1, cpus: 8).room == 1.5)
     }
 }
