@@ -59,10 +59,15 @@ public struct FetchedPhoto: Sendable, Equatable {
     public var source: PhotoSource
     /// Bytes downloaded for it this build.
     public var downloadedBytes: Int
-    /// When the server last gave or confirmed these bytes: they need no revalidation until `maxAge` after it.
+    /// When the server last gave or confirmed these bytes.
     public var confirmedAt: Date
     /// Why a cached copy is used: fetching failed with this (``PhotoSource/stale``).
     public var warning: String?
+
+    /// The moment these bytes are due for revalidation under `maxAge`.
+    public func freshUntil(maxAge: Duration) -> Date {
+        PhotoRecord.freshUntil(confirmedAt: confirmedAt, maxAge: maxAge)
+    }
 }
 
 /// Why a photo cannot be had: the URL (query and credentials left out) and the cause.

@@ -43,7 +43,12 @@ package struct PhotoRecord: Codable, Sendable, Equatable {
 
     /// Whether the bytes were fetched or confirmed less than `maxAge` before `now`.
     package func isFresh(maxAge: Duration, now: Date) -> Bool {
-        now.timeIntervalSince1970 - fetchedAt < Double(maxAge.components.seconds)
+        now < Self.freshUntil(confirmedAt: confirmedAt, maxAge: maxAge)
+    }
+
+    /// The moment bytes confirmed at `confirmedAt` are due for revalidation.
+    package static func freshUntil(confirmedAt: Date, maxAge: Duration) -> Date {
+        confirmedAt.addingTimeInterval(Double(maxAge.components.seconds))
     }
 
     /// The headers of a conditional GET for these bytes.

@@ -78,9 +78,7 @@ public struct Builder: Sendable {
 
         var wholeBuild = bench.wholeBuild(of: bench.source, request: request)
         if let wholeBuild, await isUpToDateAsAWhole(wholeBuild, bench) {
-            var report = try await reportUpToDate(bench, reading: reading, photos: photos, start: start, events: events)
-            report.photos = photos?.traffic ?? bench.source.outline.cachedPhotos
-            return report
+            return try await reportUpToDate(bench, reading: reading, photos: photos, start: start, events: events)
         }
         // A kept outline stood for the catalog, whose photos given as URLs are fetched now it is parsed.
         let photosFetchedLate = reading.parsed == nil && !bench.source.outline.photoURLCards.isEmpty
@@ -203,6 +201,7 @@ public struct Builder: Sendable {
         return BuildReport(cards: source.outline.cachedResults,
                            seconds: (ContinuousClock.now - start).seconds, removed: [],
                            parallelism: parallelism, remoteCache: await bench.workspace.finishRemote(),
+                           photos: photos?.traffic ?? source.outline.cachedPhotos,
                            inputs: Self.inputs(of: source.outline, request: request, fonts: bench.fonts))
     }
 

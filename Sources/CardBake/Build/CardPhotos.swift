@@ -46,10 +46,10 @@ struct CardPhotos: Sendable {
             uses.append(.init(id: card.id, index: card.index, source: photo.source))
         }
         let downloaded = results.values.reduce(0) { $0 + ((try? $1.get().downloadedBytes) ?? 0) }
-        let oldest = failures.isEmpty ? results.values.compactMap({ try? $0.get().confirmedAt }).min() : nil
+        let freshUntil = failures.isEmpty ? results.values.compactMap({ try? $0.get().freshUntil(maxAge: maxAge) }).min() : nil
         return CardPhotos(failures: failures, traffic: PhotoTraffic(cards: uses, downloadedBytes: downloaded,
                                                                     requests: fetcher.requestsSent),
-                          freshUntil: oldest?.addingTimeInterval(Double(maxAge.components.seconds)))
+                          freshUntil: freshUntil)
     }
 
     /// For `check`, which never downloads: `catalog`'s URLs resolved from the cache's records alone,
